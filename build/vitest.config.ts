@@ -1,0 +1,48 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const alias = { '@contract': `${root}server/contract` };
+
+// Three projects: server (inject + temp dirs), web (pure logic and i18n parity), e2e (the built
+// executable driven by Debian's Chromium). e2e runs files one at a time: each starts a server.
+export default defineConfig({
+  root,
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'server',
+          root,
+          environment: 'node',
+          include: ['server/**/*.test.ts', 'cli/**/*.test.ts', 'build/**/*.test.ts', 'scripts/**/*.test.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 20_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'web',
+          root,
+          environment: 'node',
+          include: ['web/**/*.test.ts', 'web/**/*.test.tsx', 'tests/*.test.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          root,
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getRawAsset, isSea } from 'node:sea';
+
+/**
+ * The one place that knows where embedded files come from: inside the single executable they are
+ * SEA assets (mapped from the binary, no copy); when running from source or `node dist/...` they
+ * are files under dist/assets written by `npm run build`.
+ */
+export interface AssetSource {
+  /** The bytes of an asset, or undefined when it does not exist. */
+  read(key: string): Buffer | undefined;
+}
+
+/** True when this process is the single executable (a Node SEA). */
+export function runningAsSea(): boolean {
+  return isSea();
+}
+
+/** Assets embedded in the executable. */
+export function seaAssets(): AssetSource {
+  if (!isSea()) throw new Error('not running as a single executable');
+  return {
+    read(key) {
+      try {
+        // The ArrayBuffer maps the executable itself: wrap it, never write to it.
+        const raw = getRawAsset(key);
+        return typeof raw === 'string' ? Buffer.from(raw, 'utf8') : Buffer.from(raw);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** Assets from a directory on disk (dist/assets after a build). */
+export function dirAssets(dir: string): AssetSource {
+  return {
+    read(key) {
+      if (key.includes('..')) return undefined;
+      try {
+        return readFileSync(join(dir, key));
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** An asset source with nothing in it (tests that do not need the web app). */
+export function noAssets(): AssetSource {
+  return { read: () => undefined };
+}

@@ -1,0 +1,32 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * The page configuration the server injects into index.html as `window.FileBrowser`
+ * (api.md §3.19): keys and types exactly as filebrowser's, so its frontend contract holds.
+ */
+export const PageConfigSchema = Type.Object({
+  AuthMethod: Type.String(),
+  BaseURL: Type.String(),
+  CSS: Type.Boolean(),
+  Color: Type.String(),
+  DisableExternal: Type.Boolean(),
+  DisableUsedPercentage: Type.Boolean(),
+  EnableExec: Type.Boolean(),
+  EnableThumbs: Type.Boolean(),
+  HideLoginButton: Type.Boolean(),
+  LoginPage: Type.Boolean(),
+  LogoutPage: Type.String(),
+  Name: Type.String(),
+  NoAuth: Type.Boolean(),
+  ReCaptcha: Type.Boolean(),
+  ReCaptchaHost: Type.Optional(Type.String()),
+  ReCaptchaKey: Type.Optional(Type.String()),
+  ResizePreview: Type.Boolean(),
+  Signup: Type.Boolean(),
+  StaticURL: Type.String(),
+  Theme: Type.String(),
+  TusSettings: Type.Object({ chunkSize: Type.Number(), retryCount: Type.Number() }),
+  Version: Type.String(),
+});
+
+export type PageConfig = Static<typeof PageConfigSchema>;

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { SCHEMA_VERSION, type Database, type ServerSettings, type Settings, type UserDefaults } from './schema';
+
+/** The ten event-hook keys that always exist in settings.commands (api.md §3.3). */
+export const HOOK_EVENTS = ['save', 'copy', 'rename', 'upload', 'delete'] as const;
+
+/** Every before_/after_ key with an empty command list. */
+export function emptyHookCommands(): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const evt of HOOK_EVENTS) {
+    out[`before_${evt}`] = [];
+    out[`after_${evt}`] = [];
+  }
+  return out;
+}
+
+/** User defaults of a first-run (quick setup) database, api.md §7. */
+export function quickSetupDefaults(): UserDefaults {
+  return {
+    scope: '.',
+    locale: 'en',
+    viewMode: 'mosaic',
+    singleClick: false,
+    redirectAfterCopyMove: true,
+    sorting: { by: 'name', asc: false },
+    perm: { admin: false, execute: true, create: true, rename: true, modify: true, delete: true, share: true, download: true },
+    commands: [],
+    hideDotfiles: false,
+    dateFormat: false,
+    aceEditorTheme: '',
+  };
+}
+
+/** Settings of a new database with a fresh 64-byte signing key. */
+export function newSettings(authMethod: 'json' | 'noauth'): Settings {
+  return {
+    key: randomBytes(64).toString('base64'),
+    signup: false,
+    hideLoginButton: true,
+    createUserDir: false,
+    userHomeBasePath: '/users',
+    defaults: quickSetupDefaults(),
+    authMethod,
+    logoutPage: '/login',
+    branding: { name: '', disableExternal: false, disableUsedPercentage: false, files: '', theme: '', color: '' },
+    tus: { chunkSize: 10 * 1024 * 1024, retryCount: 5 },
+    commands: emptyHookCommands(),
+    shell: [],
+    rules: [],
+    minimumPasswordLength: 12,
+    fileMode: 0o640,
+    dirMode: 0o750,
+    hideDotfiles: false,
+  };
+}
+
+/** Server settings with filebrowser's defaults (flags override them at start). */
+export function defaultServerSettings(): ServerSettings {
+  return {
+    root: '.',
+    baseURL: '',
+    socket: '',
+    tlsKey: '',
+    tlsCert: '',
+    port: '8080',
+    address: '127.0.0.1',
+    log: 'stdout',
+    enableThumbnails: true,
+    resizePreview: true,
+    enableExec: false,
+    typeDetectionByHeader: true,
+    imageResolutionCalculation: true,
+    authHook: '',
+    tokenExpirationTime: '2h',
+    followExternalSymlinks: false,
+  };
+}
+
+/** An empty database: settings, server settings and no users yet. */
+export function emptyDatabase(authMethod: 'json' | 'noauth' = 'json'): Database {
+  return {
+    version: SCHEMA_VERSION,
+    settings: newSettings(authMethod),
+    server: defaultServerSettings(),
+    auther: authMethod === 'json' ? { recaptcha: null } : {},
+    users: [],
+    shares: [],
+    nextUserId: 1,
+  };
+}

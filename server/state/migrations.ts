@@ -1,0 +1,43 @@
+import { SCHEMA_VERSION, type Database } from './schema';
+
+/** Raised when the state file cannot be used; the message is one line an admin can act on. */
+export class StateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StateError';
+  }
+}
+
+type Migration = (db: Record<string, unknown>) => void;
+
+/**
+ * Migrations from each older schema version to the next, index = from-version. Version 0 is a
+ * file without a version (hand-made); it only needs the bookkeeping fields.
+ */
+const migrations: Migration[] = [
+  (db) => {
+    db.users ??= [];
+    db.shares ??= [];
+    const users = db.users as { id: number; sessionEpoch?: number }[];
+    for (const u of users) u.sessionEpoch ??= 0;
+    db.nextUserId ??= users.reduce((max, u) => Math.max(max, u.id), 0) + 1;
+  },
+];
+
+/** Brings a parsed state file up to SCHEMA_VERSION, or explains why it cannot. */
+export function migrate(raw: unknown, path: string): Database {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new StateError(`the database ${path} does not hold a filemgr state object; restore it from a backup or point --database elsewhere`);
+  }
+  const db = raw as Record<string, unknown>;
+  const version = typeof db.version === 'number' ? db.version : 0;
+  if (version > SCHEMA_VERSION) {
+    throw new StateError(`the database ${path} was written by a newer filemgr (schema ${version}, this build knows ${SCHEMA_VERSION}); upgrade filemgr`);
+  }
+  if (!db.settings || !db.server) {
+    throw new StateError(`the database ${path} lacks its settings; restore it from a backup or point --database elsewhere`);
+  }
+  for (let v = version; v < SCHEMA_VERSION; v++) migrations[v]?.(db);
+  db.version = SCHEMA_VERSION;
+  return db as unknown as Database;
+}

@@ -1,0 +1,59 @@
+/**
+ * The resolved run-time configuration of a server (flags > environment > config file > values
+ * stored in the database > defaults; resolved by cli/). Services receive the parts they need.
+ */
+export interface ServerConfig {
+  /** Absolute served root. */
+  root: string;
+  /** Base URL without trailing slash, '' for none. */
+  baseURL: string;
+  address: string;
+  port: number;
+  socket: string;
+  socketPerm: number;
+  cert: string;
+  key: string;
+  log: string;
+  cacheDir: string;
+  imageProcessors: number;
+  tokenExpirationTime: string;
+  enableThumbnails: boolean;
+  resizePreview: boolean;
+  enableExec: boolean;
+  typeDetectionByHeader: boolean;
+  followExternalSymlinks: boolean;
+  /** Peers (IPs or CIDRs) whose X-Forwarded-For is believed. */
+  trustedProxies: string[];
+  /** The database file, so the server never lists, serves or touches it (api.md §14). */
+  databasePath: string;
+  version: string;
+  commit: string;
+}
+
+/** A configuration for tests and embedding: every value at its default. */
+export function defaultServerConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return {
+    root: '/',
+    baseURL: '',
+    address: '127.0.0.1',
+    port: 8080,
+    socket: '',
+    socketPerm: 0o666,
+    cert: '',
+    key: '',
+    log: 'stdout',
+    cacheDir: '',
+    imageProcessors: 4,
+    tokenExpirationTime: '2h',
+    enableThumbnails: true,
+    resizePreview: true,
+    enableExec: false,
+    typeDetectionByHeader: true,
+    followExternalSymlinks: false,
+    trustedProxies: [],
+    databasePath: '',
+    version: '0.0.0',
+    commit: 'untracked',
+    ...overrides,
+  };
+}

@@ -1,0 +1,78 @@
+// The one fetch wrapper: base URL, the X-Auth header, renewal and 401 handling (api.md §2).
+
+/** A non-2xx answer, or status 0 when the server could not be reached at all. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(status === 0 ? '000 No connection' : body.trim() || `${status}`);
+    this.name = 'HttpError';
+  }
+}
+
+export interface HttpHooks {
+  baseURL: string;
+  /** The current token, '' when signed out. */
+  token: () => string;
+  /** A signed-in call answered 401: the session is over. */
+  onUnauthorized: () => void;
+  /** The server asked for a fresh token (`X-Renew-Token: true`). */
+  onRenewRequested: () => void;
+}
+
+let hooks: HttpHooks = {
+  baseURL: '',
+  token: () => '',
+  onUnauthorized: () => undefined,
+  onRenewRequested: () => undefined,
+};
+
+/** Installs the base URL and the session callbacks; called once at start-up. */
+export function configureHttp(next: HttpHooks): void {
+  hooks = next;
+}
+
+/** The API URL with the base URL in front, for links the browser follows itself. */
+export function apiUrl(path: string): string {
+  return `${hooks.baseURL}${path}`;
+}
+
+async function send(path: string, init: RequestInit, token: string): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (token) headers.set('X-Auth', token);
+  try {
+    return await fetch(apiUrl(path), { ...init, headers });
+  } catch {
+    throw new HttpError(0, '');
+  }
+}
+
+/**
+ * Sends a request with the session's token; resolves with a 2xx response, throws HttpError
+ * otherwise. A 401 on a call that carried a token ends the session.
+ */
+export async function request(path: string, init: RequestInit = {}): Promise<Response> {
+  const token = hooks.token();
+  const response = await send(path, init, token);
+  if (response.headers.get('X-Renew-Token') === 'true') hooks.onRenewRequested();
+  if (response.ok) return response;
+  const body = await response.text().catch(() => '');
+  if (response.status === 401 && token) hooks.onUnauthorized();
+  throw new HttpError(response.status, body);
+}
+
+/** A request whose answer is text (tokens, status lines). */
+export async function fetchText(path: string, init?: RequestInit): Promise<string> {
+  return (await request(path, init)).text();
+}
+
+/** A request whose answer is JSON of the given wire type. */
+export async function fetchJson<T>(path: string, init?: RequestInit): Promise<T> {
+  return (await (await request(path, init)).json()) as T;
+}
+
+/** A JSON body with its content type. */
+export function jsonBody(data: unknown, method = 'POST'): RequestInit {
+  return { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(data) };
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { formatDateTime, formatSize, usedPercent } from './format';
+
+describe('formatSize', () => {
+  it.each([
+    [0, 'en', '0 byte'],
+    [1023, 'en', '1,023 byte'],
+    [1024, 'en', '1 kB'],
+    [1536, 'en', '1.5 kB'],
+    [1024 ** 2 * 10.26, 'en', '10.3 MB'],
+    [1024 ** 3 * 2, 'en', '2 GB'],
+    [1024 ** 4 * 3.5, 'en', '3.5 TB'],
+    [1024 ** 6, 'en', '1,024 PB'],
+    [1536, 'fr', '1,5 ko'],
+    [1024 ** 3 * 1.5, 'de', '1,5 GB'],
+    [-5, 'en', '0 byte'],
+  ])('formats %d bytes in %s as %s', (bytes, lang, expected) => {
+    expect(formatSize(bytes, lang).replace(/\s/g, ' ')).toBe(expected);
+  });
+});
+
+describe('formatDateTime', () => {
+  it('formats with the locale and leaves invalid input empty', () => {
+    const iso = '2024-05-01T12:00:00.123456789Z';
+    expect(formatDateTime(iso, 'en')).toMatch(/2024/);
+    expect(formatDateTime(iso, 'de')).toMatch(/01\.05\.2024|1\. Mai 2024|1\.05\.2024/);
+    expect(formatDateTime('not a date', 'en')).toBe('');
+  });
+});
+
+describe('usedPercent', () => {
+  it.each([
+    [0, 100, 0],
+    [50, 200, 25],
+    [1, 3, 33],
+    [300, 200, 100],
+    [10, 0, 0],
+  ])('%d of %d is %d%%', (used, total, expected) => {
+    expect(usedPercent(used, total)).toBe(expected);
+  });
+});

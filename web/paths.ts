@@ -1,0 +1,119 @@
+// Every URL the UI builds, and nowhere else (ARCHITECTURE.md). App paths are relative to the
+// router base (wouter adds BaseURL); API paths get BaseURL from web/api/http.ts.
+
+export type SettingsTab = 'profile' | 'shares' | 'global' | 'users';
+export type ErrorStatus = 403 | 404 | 500;
+
+const DEFAULT_AFTER_LOGIN = '/files/';
+
+/** Percent-encodes every segment of a `/`-separated path, keeping the slashes. */
+export function encodePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The user path under the files route: `/docs/a b.txt` -> `/files/docs/a%20b.txt`. */
+export function filesPath(resourcePath = '/'): string {
+  const path = resourcePath.startsWith('/') ? resourcePath : `/${resourcePath}`;
+  return `/files${encodePath(path)}`;
+}
+
+/** The login route, remembering where to go afterwards. */
+export function loginPath(redirect?: string): string {
+  return redirect ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login';
+}
+
+export function settingsPath(tab: SettingsTab): string {
+  return `/settings/${tab}`;
+}
+
+export function userEditPath(id: number | 'new'): string {
+  return `/settings/users/${id}`;
+}
+
+export function sharePath(hash: string, path = ''): string {
+  return `/share/${encodeURIComponent(hash)}${encodePath(path)}`;
+}
+
+export function errorPath(status: ErrorStatus): string {
+  return `/${status}`;
+}
+
+/** Strips the base URL from a raw pathname; null when the pathname lies outside the base. */
+export function stripBase(pathname: string, base: string): string | null {
+  if (!base) return pathname;
+  if (pathname === base) return '/';
+  return pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : null;
+}
+
+/**
+ * The decoded user path of a raw `/files/...` pathname. Segments are decoded one by one because
+ * a name may hold `%2F`-like text or `#`, which whole-URL decoding would confuse.
+ */
+export function resourcePathFromLocation(pathname: string, base: string): string {
+  const inApp = stripBase(pathname, base) ?? pathname;
+  const rest = inApp.replace(/^\/files(?=\/|$)/, '');
+  const decoded = rest.split('/').map(decodeSegment).join('/');
+  return decoded.startsWith('/') ? decoded : `/${decoded}`;
+}
+
+/** A redirect target only when it stays inside the app, else the default `/files/`. */
+export function safeRedirect(value: string | null | undefined): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) {
+    return DEFAULT_AFTER_LOGIN;
+  }
+  return value;
+}
+
+/** `dir` + `name`, with a trailing slash for folders (the API creates a folder for `/x/`). */
+export function joinPath(dir: string, name: string, isDir = false): string {
+  const base = dir.endsWith('/') ? dir : `${dir}/`;
+  return `${base}${name}${isDir ? '/' : ''}`;
+}
+
+/** The folder a path is in, ending with `/`; the root's parent is the root. */
+export function parentPath(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  const cut = trimmed.lastIndexOf('/');
+  return cut <= 0 ? '/' : `${trimmed.slice(0, cut)}/`;
+}
+
+/** The folder of `path` itself when it ends with `/`, else its parent. */
+export function folderOf(path: string): string {
+  return path.endsWith('/') ? path : parentPath(path);
+}
+
+export interface Crumb {
+  name: string;
+  /** The folder's user path, ending with `/`. */
+  path: string;
+}
+
+/** One crumb per folder segment of `path`, root excluded: `/a/b/` -> a (/a/), b (/a/b/). */
+export function crumbs(path: string): Crumb[] {
+  const names = path.split('/').filter(Boolean);
+  return names.map((name, i) => ({ name, path: `/${names.slice(0, i + 1).join('/')}/` }));
+}
+
+/** API paths, without the base URL. */
+export const apiPaths = {
+  login: '/api/login',
+  signup: '/api/signup',
+  renew: '/api/renew',
+  resources: (path: string): string => `/api/resources${encodePath(path)}`,
+  usage: (path: string): string => `/api/usage${encodePath(path)}`,
+  raw: (path: string): string => `/api/raw${encodePath(path)}`,
+  user: (id: number): string => `/api/users/${id}`,
+} as const;
+
+/** An absolute URL path for links the browser follows itself (downloads, static files). */
+export function withBase(base: string, path: string): string {
+  return `${base}${path}`;
+}

@@ -4,6 +4,7 @@ import type { AssetSource } from './lib/assets';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { notFoundPlugin } from './plugins/not-found';
 import { securityHeadersPlugin } from './plugins/security-headers';
+import { createWebAssets } from './plugins/web-assets';
 import { healthRoutes } from './resources/health/routes';
 import type { Store } from './state/store';
 
@@ -50,10 +51,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify(fastifyOptions(deps));
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin);
-  await app.register(notFoundPlugin, {});
+  const web = createWebAssets({ store: deps.store, config: deps.config, assets: deps.assets });
+  await app.register(notFoundPlugin, { sendIndex: web.sendIndex });
 
   // Public routes.
   app.register(healthRoutes);
+  app.register(web.routes);
 
   await app.ready();
   return app;

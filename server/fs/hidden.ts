@@ -1,0 +1,71 @@
+import { realpath } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { isWithin } from './paths';
+
+/**
+ * The recognisable prefix of every temporary file filemgr writes among user files (atomic saves,
+ * tus uploads). Names carrying it are hidden from listings, search and archives and refused as
+ * targets (api.md §14).
+ */
+export const TEMP_PREFIX = '.filemgr-tmp-';
+
+/** The server's own files, which are invisible and untouchable through every API (api.md §14). */
+export interface HiddenFiles {
+  /** True when the real (absolute) path is one of the server's own files or lies below its cache. */
+  hides(realPath: string): boolean;
+}
+
+/** True when a single file name is a filemgr temporary file. */
+export function isTempName(name: string): boolean {
+  return name.startsWith(TEMP_PREFIX);
+}
+
+/** Where the server keeps its state, as configured. */
+export interface ServerFiles {
+  /** The JSON database file ('' when in memory). */
+  databasePath: string;
+  /** The preview cache directory ('' when none). */
+  cacheDir: string;
+}
+
+async function realOrSelf(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Builds the hidden-file test from the configuration. Paths are compared both as given and with
+ * symlinks resolved, so a link to the database cannot reveal it either. The database's lock file
+ * and the temporary siblings of its atomic writes (`.<name>.tmp-*`) are hidden with it.
+ */
+export async function hiddenFilesOf(files: ServerFiles): Promise<HiddenFiles> {
+  const dirs: string[] = [];
+  const exact = new Set<string>();
+  const dbTemps: { dir: string; prefix: string }[] = [];
+  if (files.cacheDir) {
+    const abs = resolve(files.cacheDir);
+    dirs.push(abs, await realOrSelf(abs));
+  }
+  if (files.databasePath) {
+    const abs = resolve(files.databasePath);
+    const real = join(await realOrSelf(dirname(abs)), basename(abs));
+    for (const p of [abs, real]) {
+      exact.add(p);
+      exact.add(`${p}.lock`);
+      dbTemps.push({ dir: dirname(p), prefix: `.${basename(p)}.tmp-` });
+    }
+  }
+  return {
+    hides(realPath) {
+      if (exact.has(realPath)) return true;
+      if (dirs.some((d) => isWithin(d, realPath))) return true;
+      return dbTemps.some((t) => dirname(realPath) === t.dir && basename(realPath).startsWith(t.prefix));
+    },
+  };
+}
+
+/** Hides nothing but temporary names (tests and tools without server files). */
+export const noHiddenFiles: HiddenFiles = { hides: () => false };

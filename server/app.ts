@@ -5,6 +5,12 @@ import { errorHandlerPlugin } from './plugins/error-handler';
 import { notFoundPlugin } from './plugins/not-found';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { createWebAssets } from './plugins/web-assets';
+import { createSessionTracker } from './accounts/sessions';
+import { addressResolver } from './lib/client-address';
+import { createThrottle } from './lib/throttle';
+import { authPlugin } from './plugins/auth';
+import { authRoutes, sessionRoutes } from './resources/auth/routes';
+import { createAuthService } from './resources/auth/service';
 import { healthRoutes } from './resources/health/routes';
 import type { Store } from './state/store';
 
@@ -16,6 +22,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** TLS options when serving https. */
   https?: { cert: Buffer; key: Buffer };
+  /** The server's environment (cli/ passes process.env), handed to programs the server runs. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Strips the configured base URL; requests without it are routed unchanged (api.md §1.1). */
@@ -54,9 +62,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const web = createWebAssets({ store: deps.store, config: deps.config, assets: deps.assets });
   await app.register(notFoundPlugin, { sendIndex: web.sendIndex });
 
+  const sessions = createSessionTracker();
+  // One throttle for every password check: login, signup and share passwords (api.md §14).
+  const throttle = createThrottle();
+  const addressOf = addressResolver(deps.config.trustedProxies);
+  const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, env: deps.env });
+
   // Public routes.
   app.register(healthRoutes);
   app.register(web.routes);
+  app.register(authRoutes, { auth, addressOf });
+
+  // Signed-in routes: everything registered in this scope needs a valid token (plugins/auth.ts).
+  app.register(async (signedIn) => {
+    await signedIn.register(authPlugin, { store: deps.store, sessions });
+    signedIn.register(sessionRoutes, { auth });
+  });
 
   await app.ready();
   return app;

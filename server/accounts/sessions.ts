@@ -1,0 +1,27 @@
+/**
+ * When each user record last changed in this process (api.md §2.3): a token issued before that
+ * gets the `X-Renew-Token: true` hint so the client fetches one carrying the new values.
+ * Process memory only, as upstream; revocation proper is the persisted `sessionEpoch`.
+ */
+export interface SessionTracker {
+  /** Notes that user `id` was updated at `nowMs`. */
+  markUpdated(id: number, nowMs?: number): void;
+  /** The last update time (ms) of user `id`, or 0. */
+  updatedAt(id: number): number;
+  /** Forgets a deleted user. */
+  forget(id: number): void;
+}
+
+/** Creates an in-memory tracker. */
+export function createSessionTracker(): SessionTracker {
+  const updated = new Map<number, number>();
+  return {
+    markUpdated(id, nowMs = Date.now()) {
+      updated.set(id, nowMs);
+    },
+    updatedAt: (id) => updated.get(id) ?? 0,
+    forget(id) {
+      updated.delete(id);
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { PermissionsSchema, RuleSchema, SortingSchema } from './user';
+
+/** Defaults given to new users (api.md §3.3). */
+export const UserDefaultsSchema = Type.Object({
+  scope: Type.String(),
+  locale: Type.String(),
+  viewMode: Type.String(),
+  singleClick: Type.Boolean(),
+  redirectAfterCopyMove: Type.Boolean(),
+  sorting: SortingSchema,
+  perm: PermissionsSchema,
+  commands: Type.Array(Type.String()),
+  hideDotfiles: Type.Boolean(),
+  dateFormat: Type.Boolean(),
+  aceEditorTheme: Type.String(),
+});
+
+export const BrandingSchema = Type.Object({
+  name: Type.String(),
+  disableExternal: Type.Boolean(),
+  disableUsedPercentage: Type.Boolean(),
+  files: Type.String(),
+  theme: Type.String(),
+  color: Type.String(),
+});
+
+export const TusSettingsSchema = Type.Object({
+  chunkSize: Type.Integer({ minimum: 0 }),
+  retryCount: Type.Integer({ minimum: 0, maximum: 65535 }),
+});
+
+/**
+ * GET /api/settings (api.md §3.3). The signing key, logout page and file modes are not part of it,
+ * so the serialiser can never emit them.
+ */
+export const SettingsSchema = Type.Object({
+  signup: Type.Boolean(),
+  hideLoginButton: Type.Boolean(),
+  createUserDir: Type.Boolean(),
+  minimumPasswordLength: Type.Integer({ minimum: 0 }),
+  userHomeBasePath: Type.String(),
+  defaults: UserDefaultsSchema,
+  authMethod: Type.String(),
+  rules: Type.Array(RuleSchema),
+  branding: BrandingSchema,
+  tus: TusSettingsSchema,
+  shell: Type.Array(Type.String()),
+  commands: Type.Record(Type.String(), Type.Array(Type.String())),
+});
+
+const nullableList = <T extends ReturnType<typeof Type.Array>>(t: T) => Type.Union([t, Type.Null()]);
+
+/** PUT /api/settings: the same shape; missing fields are zero values, null lists empty. */
+export const SettingsInputSchema = Type.Object({
+  signup: Type.Optional(Type.Boolean()),
+  hideLoginButton: Type.Optional(Type.Boolean()),
+  createUserDir: Type.Optional(Type.Boolean()),
+  minimumPasswordLength: Type.Optional(Type.Integer({ minimum: 0 })),
+  userHomeBasePath: Type.Optional(Type.String()),
+  defaults: Type.Optional(Type.Partial(Type.Object({
+    ...UserDefaultsSchema.properties,
+    sorting: Type.Partial(SortingSchema),
+    perm: Type.Partial(PermissionsSchema),
+    commands: nullableList(Type.Array(Type.String())),
+  }))),
+  authMethod: Type.Optional(Type.String()),
+  rules: Type.Optional(nullableList(Type.Array(RuleSchema))),
+  branding: Type.Optional(Type.Partial(BrandingSchema)),
+  tus: Type.Optional(Type.Partial(TusSettingsSchema)),
+  shell: Type.Optional(nullableList(Type.Array(Type.String()))),
+  commands: Type.Optional(Type.Union([Type.Record(Type.String(), nullableList(Type.Array(Type.String()))), Type.Null()])),
+});
+
+export type SettingsView = Static<typeof SettingsSchema>;
+export type SettingsInput = Static<typeof SettingsInputSchema>;

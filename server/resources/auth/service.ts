@@ -1,0 +1,78 @@
+import { validateAndHash } from '../../accounts/password';
+import { provisionUser } from '../../accounts/provision';
+import { userFromDefaults, withoutPrivileges } from '../../accounts/records';
+import type { SessionTracker } from '../../accounts/sessions';
+import { effectiveSettings } from '../../accounts/settings-normalize';
+import { signToken } from '../../accounts/token';
+import type { ServerConfig } from '../../config';
+import { AppError } from '../../errors';
+import { tokenLifetimeMs } from '../../lib/go-duration';
+import type { Throttle } from '../../lib/throttle';
+import type { UserRecord } from '../../state/schema';
+import type { Store } from '../../state/store';
+import { LOGIN_METHODS, signupCredentials, type AuthAttempt, type MethodContext } from './methods';
+
+export type { AuthAttempt } from './methods';
+
+export interface AuthServiceDeps {
+  store: Store;
+  config: ServerConfig;
+  sessions: SessionTracker;
+  throttle: Throttle;
+  /** The server's environment, passed on to the auth hook program. */
+  env?: Readonly<Record<string, string | undefined>>;
+  now?: () => number;
+}
+
+export interface AuthService {
+  /** Signs a user in with the configured auth method and returns a fresh token. */
+  login(attempt: AuthAttempt): Promise<string>;
+  /** Creates an account when signup is on (405 otherwise). */
+  signup(attempt: AuthAttempt): Promise<void>;
+  /** A new token built from the freshly loaded user. */
+  renew(user: UserRecord): string;
+  /** Ends every token of user `id` issued until now (api.md §14). */
+  endSessions(id: number): Promise<void>;
+}
+
+async function signup(ctx: MethodContext, attempt: AuthAttempt): Promise<void> {
+  await ctx.store.refresh();
+  const settings = effectiveSettings(ctx.store.data().settings);
+  if (!settings.signup) throw new AppError('method_not_allowed');
+  const creds = signupCredentials(attempt.body);
+  // 409s are counted: they are how a script would enumerate existing names.
+  await ctx.throttle.guard({ address: attempt.address, name: creds.username }, async () => {
+    const hash = await validateAndHash(creds.password, settings.minimumPasswordLength);
+    const user = withoutPrivileges(userFromDefaults(settings.defaults, creds.username, hash));
+    await provisionUser(ctx.store, ctx.root, { user: { ...user, lockPassword: false } });
+  }, ['exists']);
+}
+
+/** Sets the session epoch of user `id` to now: tokens issued until now stop working. */
+export async function endSessions(store: Store, id: number, nowMs: number): Promise<void> {
+  await store.update((db) => {
+    const user = db.users.find((u) => u.id === id);
+    if (!user) throw new AppError('not_found');
+    user.sessionEpoch = Math.max(nowMs / 1000, user.sessionEpoch + 0.001);
+  });
+}
+
+/** Sign-in with each auth method, sign-up, token renewal and "log out everywhere" (api.md §2). */
+export function createAuthService(deps: AuthServiceDeps): AuthService {
+  const now = deps.now ?? Date.now;
+  const ctx: MethodContext = { store: deps.store, root: deps.config.root, sessions: deps.sessions, throttle: deps.throttle, env: deps.env ?? {}, now };
+  const issue = (user: UserRecord): string =>
+    signToken(user, deps.store.data().settings.key, { lifetimeMs: tokenLifetimeMs(deps.config.tokenExpirationTime), nowMs: now() });
+  return {
+    async login(attempt) {
+      await deps.store.refresh();
+      const name = deps.store.data().settings.authMethod || 'json';
+      const method = LOGIN_METHODS[name];
+      if (!method) throw new AppError('internal', `unknown auth method ${name}`);
+      return issue(await method(ctx, attempt));
+    },
+    signup: (attempt) => signup(ctx, attempt),
+    renew: issue,
+    endSessions: (id) => endSessions(deps.store, id, now()),
+  };
+}

@@ -1,0 +1,48 @@
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeTree } from '../tests/support/tree';
+import { checkExecutable } from './check';
+
+const expected = { filemgr: '0.1.0', node: 'v24.21.0', sharp: '0.35.5', libvips: '8.18.7' };
+
+/** A stand-in executable: a shell script that prints `output` for `version --verbose`. */
+async function fake(output: string, exit = 0): Promise<string> {
+  const dir = await makeTree();
+  const path = join(dir, 'filemgr');
+  writeFileSync(path, `#!/bin/sh\n[ "$1 $2" = "version --verbose" ] || exit 9\ncat <<'OUT'\n${output}\nOUT\nexit ${exit}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+const full = 'filemgr v0.1.0/abc1234\nNode.js v24.21.0\nsharp 0.35.5\nlibvips 8.18.7';
+
+describe('checkExecutable', () => {
+  it('passes when all four versions are printed', async () => {
+    expect(await checkExecutable(await fake(full), expected)).toBe(full);
+  });
+
+  it.each([
+    ['libvips', full.replace('libvips 8.18.7', ''), 'libvips 8.18.7'],
+    ['sharp', full.replace('sharp 0.35.5', 'sharp 0.34.0'), 'sharp 0.35.5'],
+    ['Node.js', full.replace('Node.js v24.21.0', 'Node.js v20.20.2'), 'Node.js 24.21.0'],
+    ['filemgr', full.replace('filemgr v0.1.0', 'filemgr v0.0.9'), 'filemgr 0.1.0'],
+  ])('fails naming %s when its version is missing or wrong', async (_name, output, named) => {
+    await expect(checkExecutable(await fake(output), expected)).rejects.toThrow(`does not print ${named}`);
+  });
+
+  it('fails with the output when the command exits non-zero', async () => {
+    await expect(checkExecutable(await fake('unknown command "version"', 1), expected)).rejects.toThrow(/version --verbose failed[\s\S]*unknown command/);
+  });
+
+  it('runs the executable with nothing but HOME in its environment, from an empty directory', async () => {
+    const dir = await makeTree();
+    const path = join(dir, 'filemgr');
+    writeFileSync(path, `#!/bin/sh\necho "${full.replace(/\n/g, '\\n')}"\nenv | sort\nls -A | wc -l\n`);
+    chmodSync(path, 0o755);
+    const out = await checkExecutable(path, expected);
+    const lines = out.split('\n').slice(4);
+    expect(lines.filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split('=')[0])).toEqual(['HOME', 'PWD']);
+    expect(lines.at(-1)).toBe('0');
+  });
+});

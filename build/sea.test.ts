@@ -1,0 +1,38 @@
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeTree } from '../tests/support/tree';
+import { repoLayout } from './layout';
+import { embeddedNodeVersion, makeBlob } from './sea';
+
+const root = resolve(__dirname, '..');
+
+async function layoutWithBundle(code: string) {
+  const dist = await makeTree({ 'filemgr.cjs': code, 'assets/web/a.txt': 'asset' });
+  mkdirSync(join(dist, 'assets'), { recursive: true });
+  return { ...repoLayout(root), dist };
+}
+
+describe('the SEA blob', () => {
+  it('is made by the pinned Node 24 and lists every file below dist/assets as an asset', async () => {
+    const layout = await layoutWithBundle('console.log("hi")');
+    await makeBlob(layout);
+    expect(await embeddedNodeVersion(layout)).toMatch(/^v24\./);
+    const config = JSON.parse(readFileSync(join(layout.dist, 'sea-config.json'), 'utf8')) as { main: string; assets: Record<string, string> };
+    expect(config.main).toBe(join(layout.dist, 'filemgr.cjs'));
+    expect(config.assets).toEqual({ 'web/a.txt': join(layout.dist, 'assets/web/a.txt') });
+    expect(statSync(join(layout.dist, 'sea-prep.blob')).size).toBeGreaterThan(0);
+  });
+
+  it('refuses a bundle that holds the SEA sentinel string, which would make injection fail silently', async () => {
+    const sentinel = ['NODE', 'SEA', 'FUSE', 'fce680ab2cc467b6e072b8b5df1996b2'].join('_');
+    const layout = await layoutWithBundle(`const s = "${sentinel}";`);
+    await expect(makeBlob(layout)).rejects.toThrow('the SEA sentinel string appears in the bundle');
+  });
+
+  it('refuses an asset that holds the sentinel string', async () => {
+    const layout = await layoutWithBundle('1');
+    writeFileSync(join(layout.dist, 'assets/web/b.txt'), ['NODE', 'SEA', 'FUSE', 'fce680ab2cc467b6e072b8b5df1996b2'].join('_'));
+    await expect(makeBlob(layout)).rejects.toThrow('sentinel');
+  });
+});

@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { ARCHIVE_WORKER_ASSET, archiveWorkerBuildOptions } from '../server/archive/worker-source';
+import { assetsDir, serverBundlePath, type BuildLayout } from './layout';
+import { versionDefines, type BuildVersion } from './versions';
+
+/**
+ * Bundles the server and CLI into one CommonJS file for Node 20+ (a SEA's main script must be
+ * CJS and complete: its `require` loads builtins only). sharp stays external (loaded from
+ * node_modules from source, extracted from the executable otherwise); esbuild is only the
+ * archive worker's fallback when its asset is missing.
+ */
+export async function bundleServer(layout: BuildLayout, version: BuildVersion): Promise<void> {
+  if (!existsSync(layout.serverEntry)) throw new Error(`the server entry ${layout.serverEntry} does not exist`);
+  await build({
+    absWorkingDir: layout.root,
+    entryPoints: [layout.serverEntry],
+    outfile: serverBundlePath(layout),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['sharp', 'esbuild', 'bufferutil', 'utf-8-validate'],
+    loader: { '.wasm': 'binary' },
+    alias: { '@contract': join(layout.root, 'server/contract') },
+    define: {
+      // Stop ws from probing its optional native addons, which a SEA's require cannot load.
+      'process.env.WS_NO_BUFFER_UTIL': '"1"',
+      'process.env.WS_NO_UTF_8_VALIDATE': '"1"',
+      ...versionDefines(version),
+    },
+    logOverride: { 'empty-import-meta': 'silent' },
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
+}
+
+/** The archive worker's code as asset `archive-worker.js` (see server/archive/worker-source.ts). */
+export async function bundleArchiveWorker(layout: BuildLayout): Promise<void> {
+  const result = await build({ ...archiveWorkerBuildOptions(layout.root), absWorkingDir: layout.root, write: false });
+  const text = result.outputFiles?.[0]?.text;
+  if (!text) throw new Error('bundling the archive worker produced no output');
+  await writeFile(join(assetsDir(layout), ARCHIVE_WORKER_ASSET), text);
+}

@@ -1,0 +1,60 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeTree, type Tree } from '../tests/support/tree';
+import { compileIndex } from '../server/plugins/web-assets/index-template';
+import { repoLayout } from './layout';
+import { bundleWeb, copyPublic, renderIndex, webOutDir } from './web-bundle';
+
+const TEMPLATE = '<html><head><title>[{[ Title ]}]</title><!-- filemgr:entry --></head><body></body></html>';
+
+const APP: Tree = {
+  'web/main.tsx': 'import "./main.css";\nconst el = <p id="x">hi</p>;\nvoid import("./lazy").then((m) => m.later(el));\n',
+  'web/lazy.ts': 'export function later(v: unknown) { console.log("later", v); }\n',
+  'web/main.css': 'p { color: red }\n',
+  'web/index.html': TEMPLATE,
+  'web/public/img/logo.svg': '<svg/>',
+  // The automatic JSX runtime import, resolved locally so the test needs no React.
+  'node_modules/react/package.json': '{"name":"react","version":"0.0.0"}',
+  'node_modules/react/jsx-runtime.js': 'export function jsx(t, p) { return { t, p }; }\n',
+};
+
+describe('the web bundle', () => {
+  it('writes a hashed ESM entry, a hashed stylesheet and a lazily loaded chunk under assets/', async () => {
+    const layout = repoLayout(await makeTree(APP));
+    const entry = await bundleWeb(layout);
+    expect(entry.js).toMatch(/^assets\/main-[A-Z0-9]{8}\.js$/);
+    expect(entry.css).toMatch(/^assets\/main-[A-Z0-9]{8}\.css$/);
+    const js = readFileSync(join(webOutDir(layout), entry.js), 'utf8');
+    const lazy = /import\("\.\/chunks\/(lazy-[A-Z0-9]{8}\.js)"\)/.exec(js)?.[1];
+    expect(lazy).toBeDefined();
+    expect(readFileSync(join(webOutDir(layout), 'assets/chunks', lazy ?? ''), 'utf8')).toContain('later');
+    expect(js).not.toMatch(/\n\s+\S/);
+  });
+
+  it('copies web/public verbatim and refuses a public assets/ folder', async () => {
+    const layout = repoLayout(await makeTree(APP));
+    await copyPublic(layout);
+    expect(readFileSync(join(webOutDir(layout), 'img/logo.svg'), 'utf8')).toBe('<svg/>');
+    const clash = repoLayout(await makeTree({ ...APP, 'web/public/assets/x.js': '' }));
+    await expect(copyPublic(clash)).rejects.toThrow('would collide');
+  });
+
+  it('renders the index with the entry tags and leaves the per-request placeholders', async () => {
+    const layout = repoLayout(await makeTree(APP));
+    await renderIndex(layout, { js: 'assets/main-AAAA.js', css: 'assets/main-BBBB.css' });
+    const html = readFileSync(join(layout.dist, 'assets/index.html'), 'utf8');
+    expect(html).toContain('<link rel="stylesheet" href="[{[ StaticURL ]}]/assets/main-BBBB.css">');
+    expect(html).toContain('<script type="module" src="[{[ StaticURL ]}]/assets/main-AAAA.js"></script>');
+    expect(compileIndex(html)({ Title: 'T', Color: '', StaticURL: '/s', Nonce: '', Json: '', ReCaptcha: '', CustomCSS: '' })).toContain('<title>T</title>');
+  });
+
+  it.each([
+    ['lacks the entry marker', '<html></html>', 'lacks the marker'],
+    ['has an unknown placeholder', `${TEMPLATE}[{[ Nope ]}]`, 'unknown placeholder Nope'],
+  ])('fails when the template %s', async (_name, template, message) => {
+    const layout = repoLayout(await makeTree({ ...APP, 'web/index.html': template }));
+    await expect(renderIndex(layout, { js: 'a.js', css: null })).rejects.toThrow(message);
+    expect(existsSync(join(layout.dist, 'assets/index.html'))).toBe(false);
+  });
+});

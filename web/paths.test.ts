@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   apiPaths, crumbs, encodePath, filesPath, folderOf, joinPath, loginPath, parentPath,
-  resourcePathFromLocation, safeRedirect, sharePath, stripBase, userEditPath, withBase,
+  resourcePathFromLocation, safeRedirect, sharePath, signupPath, stripBase, userEditPath, withBase,
 } from './paths';
 
 describe('encodePath', () => {
@@ -21,6 +21,7 @@ describe('app paths', () => {
     [filesPath('/docs/'), '/files/docs/'],
     [filesPath('docs/a b.txt'), '/files/docs/a%20b.txt'],
     [loginPath(), '/login'],
+    [signupPath(), '/login?mode=signup'],
     [loginPath('/files/a b/?x=1'), '/login?redirect=%2Ffiles%2Fa%20b%2F%3Fx%3D1'],
     [userEditPath(7), '/settings/users/7'],
     [userEditPath('new'), '/settings/users/new'],

@@ -30,6 +30,11 @@ export function loginPath(redirect?: string): string {
   return redirect ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login';
 }
 
+/** The login route opened in sign-up mode. */
+export function signupPath(): string {
+  return '/login?mode=signup';
+}
+
 export function settingsPath(tab: SettingsTab): string {
   return `/settings/${tab}`;
 }

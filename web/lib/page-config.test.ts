@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiryLogoutEnabled, instanceName, pageTitle, readPageConfig } from './page-config';
+import { canLogout, expiryLogoutEnabled, instanceName, pageTitle, readPageConfig } from './page-config';
 
 describe('readPageConfig', () => {
   it('keeps every well-typed key of the server', () => {
@@ -52,5 +52,16 @@ describe('expiryLogoutEnabled', () => {
     ['noauth', '/elsewhere', true],
   ])('%s with logout page %s -> %s', (AuthMethod, LogoutPage, expected) => {
     expect(expiryLogoutEnabled({ AuthMethod, LogoutPage })).toBe(expected);
+  });
+});
+
+describe('canLogout', () => {
+  it.each([
+    [{ NoAuth: false, LoginPage: true, LogoutPage: '/login' }, true],
+    [{ NoAuth: true, LoginPage: false, LogoutPage: '/login' }, false],
+    [{ NoAuth: false, LoginPage: false, LogoutPage: '/login' }, false],
+    [{ NoAuth: false, LoginPage: false, LogoutPage: 'https://sso.example/out' }, true],
+  ])('%j -> %s', (config, expected) => {
+    expect(canLogout(config)).toBe(expected);
   });
 });

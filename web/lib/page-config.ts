@@ -73,3 +73,8 @@ export function pageTitle(parts: readonly string[], name: string): string {
 export function expiryLogoutEnabled(config: Pick<PageConfig, 'AuthMethod' | 'LogoutPage'>): boolean {
   return !(config.AuthMethod === 'proxy' && config.LogoutPage !== '/login');
 }
+
+/** Whether to offer Logout: never in noauth mode, and only where a login or logout page is used. */
+export function canLogout(config: Pick<PageConfig, 'NoAuth' | 'LoginPage' | 'LogoutPage'>): boolean {
+  return !config.NoAuth && (config.LoginPage || config.LogoutPage !== '/login');
+}

@@ -1,0 +1,25 @@
+import { useAtomValue } from 'jotai';
+import { useEffect } from 'react';
+import { PromptHost } from './features/prompts/prompt-host';
+import { useLocaleSync } from './i18n/use-locale-sync';
+import { Routes } from './routes';
+import { themeAtom } from './state/theme';
+
+function useThemeSync(): void {
+  const theme = useAtomValue(themeAtom);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+}
+
+/** The whole UI: the routed page and the prompt on top; theme and language follow the state. */
+export function App() {
+  useThemeSync();
+  useLocaleSync();
+  return (
+    <>
+      <Routes />
+      <PromptHost />
+    </>
+  );
+}

@@ -1,0 +1,31 @@
+// Inline line icons (24x24, drawn with currentColor): no icon font, nothing from the network.
+const PATHS = {
+  folder: 'M3 7.5A2.5 2.5 0 0 1 5.5 5H9l2 2h7.5A2.5 2.5 0 0 1 21 9.5v7a2.5 2.5 0 0 1-2.5 2.5h-13A2.5 2.5 0 0 1 3 16.5z',
+  file: 'M13.5 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8.5zM13.5 3v5.5H19',
+  folderPlus: 'M3 7.5A2.5 2.5 0 0 1 5.5 5H9l2 2h7.5A2.5 2.5 0 0 1 21 9.5v7a2.5 2.5 0 0 1-2.5 2.5h-13A2.5 2.5 0 0 1 3 16.5zM12 10.5v5M9.5 13h5',
+  filePlus: 'M13.5 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8.5zM13.5 3v5.5H19M12 12v5M9.5 14.5h5',
+  home: 'M3.5 11 12 4l8.5 7M5.5 9.5V20h4.5v-5.5h4V20h4.5V9.5',
+  settings: 'M4 6.5h8.5M17.5 6.5H20M4 12h2.5M11.5 12H20M4 17.5h10M19 17.5h1M12.5 6.5a2.5 2.5 0 1 0 5 0 2.5 2.5 0 1 0-5 0M6.5 12a2.5 2.5 0 1 0 5 0 2.5 2.5 0 1 0-5 0M14 17.5a2.5 2.5 0 1 0 5 0 2.5 2.5 0 1 0-5 0',
+  logout: 'M10 4H6.5A2.5 2.5 0 0 0 4 6.5v11A2.5 2.5 0 0 0 6.5 20H10M15 16l4-4-4-4M19 12H9',
+  login: 'M14 4h3.5A2.5 2.5 0 0 1 20 6.5v11a2.5 2.5 0 0 1-2.5 2.5H14M10 16l4-4-4-4M14 12H4',
+  userPlus: 'M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7zM3 20a6 6 0 0 1 12 0M18.5 8v6M15.5 11h6',
+  help: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM9.6 9.2a2.5 2.5 0 1 1 3.4 2.3c-.6.3-1 .8-1 1.5v.5M12 16.8v.2',
+  menu: 'M4 7h16M4 12h16M4 17h16',
+  close: 'M6 6l12 12M18 6 6 18',
+  chevron: 'M9.5 6l6 6-6 6',
+  download: 'M12 4v11M7.5 10.5 12 15l4.5-4.5M5 20h14',
+  lock: 'M6.5 11h11a1.5 1.5 0 0 1 1.5 1.5v6a1.5 1.5 0 0 1-1.5 1.5h-11A1.5 1.5 0 0 1 5 18.5v-6A1.5 1.5 0 0 1 6.5 11zM8.5 11V7.5a3.5 3.5 0 0 1 7 0V11',
+  searchOff: 'M10.5 17.5a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4.5-4.5M8.5 8.5l4 4M12.5 8.5l-4 4',
+  warning: 'M12 4 21 19.5H3zM12 10v4.5M12 17v.2',
+  offline: 'M2.5 8.8a14 14 0 0 1 4.2-2.6M10.6 5.1A14 14 0 0 1 21.5 8.8M5.5 12.2a9.5 9.5 0 0 1 3.4-2M15 10.4a9.5 9.5 0 0 1 3.5 1.8M8.8 15.6a5 5 0 0 1 6.4 0M12 19v.2M3 3l18 18',
+} as const;
+
+export type IconName = keyof typeof PATHS;
+
+export function Icon({ name, className }: { name: IconName; className?: string }) {
+  return (
+    <svg className={className ? `icon ${className}` : 'icon'} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d={PATHS[name]} />
+    </svg>
+  );
+}

@@ -1,0 +1,36 @@
+import { useAtomValue } from 'jotai';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import { settingsPath, type SettingsTab } from '../../paths';
+import { userAtom } from '../../state/session';
+
+// Tabs of the settings screens built so far; Share Management ('share'), Global Settings and
+// User Management ('admin') join this table with their screens.
+const TABS: { tab: SettingsTab; title: 'profile'; needs: 'none' | 'share' | 'admin' }[] = [
+  { tab: 'profile', title: 'profile', needs: 'none' },
+];
+
+/** The settings tabs of product.md §2 'Settings shell', each shown by permission. */
+export function SettingsShell({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const user = useAtomValue(userAtom);
+  const [location] = useLocation();
+  const tabs = TABS.filter(({ needs }) => needs === 'none' || (needs === 'share' ? user?.perm.share : user?.perm.admin));
+  return (
+    <div className="settings">
+      <nav className="tabs" aria-label={t('settings.tabs')}>
+        {tabs.map(({ tab, title }) => {
+          const href = settingsPath(tab);
+          const current = location === href || location.startsWith(`${href}/`);
+          return (
+            <Link key={tab} href={href} className="tab" aria-current={current ? 'page' : undefined}>
+              {t(`titles.${title}`)}
+            </Link>
+          );
+        })}
+      </nav>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { getDefaultStore, Provider } from 'jotai';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Router } from 'wouter';
+import { App } from './app';
+import { initI18n } from './i18n';
+import { resolveLocale } from './i18n/locales';
+import { readPageConfig } from './lib/page-config';
+import { configAtom } from './state/config';
+import { startSession, userAtom } from './state/session';
+import { themeSettingAtom } from './state/theme';
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/pages.css';
+
+declare global {
+  interface Window {
+    /** The page configuration the server writes into index.html (api.md §3.19). */
+    FileBrowser?: unknown;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readPageConfig(window.FileBrowser);
+  const store = getDefaultStore();
+  store.set(configAtom, config);
+  store.set(themeSettingAtom, config.Theme);
+  await startSession(store, config);
+  await initI18n(resolveLocale(store.get(userAtom)?.locale, navigator.languages));
+  const root = document.getElementById('app');
+  if (!root) throw new Error('index.html has no #app element');
+  createRoot(root).render(
+    <StrictMode>
+      <Provider store={store}>
+        <Router base={config.BaseURL}>
+          <App />
+        </Router>
+      </Provider>
+    </StrictMode>,
+  );
+}
+
+void main();

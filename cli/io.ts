@@ -1,0 +1,50 @@
+/** Anything that takes text: process.stdout, a test buffer, a log file. */
+export interface OutStream {
+  write(chunk: string): unknown;
+}
+
+/** The environment the CLI reads (process.env in production, a plain object in tests). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** What a command may touch of the outside world; tests pass their own. */
+export interface CliIO {
+  stdout: OutStream;
+  stderr: OutStream;
+  /** The directory relative paths are resolved against. */
+  cwd: string;
+  /** Calls `handler` on SIGTERM or SIGINT; returns a function that stops listening. */
+  onStop(handler: (signal: string) => void): () => void;
+}
+
+/** A failure the user can act on: one line on stderr, exit 1. */
+export class CliError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+/** The command was called wrongly (unknown flag, bad value, missing argument): exit 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The real process: its streams, working directory and termination signals. */
+export function processIo(): CliIO {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    cwd: process.cwd(),
+    onStop(handler) {
+      const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+      const listener = (signal: NodeJS.Signals): void => handler(signal);
+      for (const s of signals) process.on(s, listener);
+      return () => {
+        for (const s of signals) process.off(s, listener);
+      };
+    },
+  };
+}

@@ -1,33 +1,10 @@
-// The wire shapes web/api returns, in one place. They mirror api.md §2.2 (token user), §4.3
-// (FileInfo/Listing) and §4.4 (DiskUsage) field for field; server/contract/ holds only the page
-// configuration so far, and these become `import type` re-exports once it holds these shapes.
+// The wire shapes web/api returns, in one place. Users come from server/contract/; FileInfo,
+// Listing (api.md §4.3) and DiskUsage (§4.4) are not in server/contract/ yet and mirror the spec
+// field for field here, to be swapped for `import type` when the resources contract lands.
+import type { UserView } from '@contract/user';
 
-export interface Permissions {
-  admin: boolean;
-  execute: boolean;
-  create: boolean;
-  rename: boolean;
-  modify: boolean;
-  delete: boolean;
-  share: boolean;
-  download: boolean;
-}
-
-/** The `user` claim of the token (api.md §2.2). */
-export interface TokenUser {
-  id: number;
-  username: string;
-  locale: string;
-  viewMode: string;
-  singleClick: boolean;
-  redirectAfterCopyMove: boolean;
-  perm: Permissions;
-  commands: string[];
-  lockPassword: boolean;
-  hideDotfiles: boolean;
-  dateFormat: boolean;
-  aceEditorTheme: string;
-}
+/** The `user` claim of the token (api.md §2.2): the API's user without the fields a token omits. */
+export type TokenUser = Omit<UserView, 'password' | 'scope' | 'sorting' | 'rules'>;
 
 /** A file or folder as GET /api/resources answers it (api.md §4.3). */
 export interface FileInfo {

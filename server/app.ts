@@ -12,6 +12,10 @@ import { authPlugin } from './plugins/auth';
 import { authRoutes, sessionRoutes } from './resources/auth/routes';
 import { createAuthService } from './resources/auth/service';
 import { healthRoutes } from './resources/health/routes';
+import { settingsRoutes } from './resources/settings/routes';
+import { createSettingsService } from './resources/settings/service';
+import { usersRoutes } from './resources/users/routes';
+import { createUsersService } from './resources/users/service';
 import type { Store } from './state/store';
 
 export interface AppDeps {
@@ -67,6 +71,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const throttle = createThrottle();
   const addressOf = addressResolver(deps.config.trustedProxies);
   const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, env: deps.env });
+  const users = createUsersService({ store: deps.store, config: deps.config, sessions });
+  const settings = createSettingsService({ store: deps.store, config: deps.config });
 
   // Public routes.
   app.register(healthRoutes);
@@ -77,6 +83,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.register(async (signedIn) => {
     await signedIn.register(authPlugin, { store: deps.store, sessions });
     signedIn.register(sessionRoutes, { auth });
+    signedIn.register(usersRoutes, { users });
+    signedIn.register(settingsRoutes, { settings });
   });
 
   await app.ready();

@@ -1,3 +1,7 @@
+import { AppError } from '../errors';
+import type { UserRecord } from '../state/schema';
+import type { Store } from '../state/store';
+
 /**
  * When each user record last changed in this process (api.md §2.3): a token issued before that
  * gets the `X-Renew-Token: true` hint so the client fetches one carrying the new values.
@@ -24,4 +28,18 @@ export function createSessionTracker(): SessionTracker {
       updated.delete(id);
     },
   };
+}
+
+/** The session epoch that ends every token issued until `nowMs` (always moves forward). */
+export function nextEpoch(user: Pick<UserRecord, 'sessionEpoch'>, nowMs: number): number {
+  return Math.max(nowMs / 1000, user.sessionEpoch + 0.001);
+}
+
+/** Ends every token of user `id` issued until now ("log out everywhere", api.md §14); 404 if gone. */
+export async function endSessions(store: Store, id: number, nowMs: number): Promise<void> {
+  await store.update((db) => {
+    const user = db.users.find((u) => u.id === id);
+    if (!user) throw new AppError('not_found');
+    user.sessionEpoch = nextEpoch(user, nowMs);
+  });
 }

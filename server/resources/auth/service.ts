@@ -1,7 +1,7 @@
 import { validateAndHash } from '../../accounts/password';
 import { provisionUser } from '../../accounts/provision';
 import { userFromDefaults, withoutPrivileges } from '../../accounts/records';
-import type { SessionTracker } from '../../accounts/sessions';
+import { endSessions, type SessionTracker } from '../../accounts/sessions';
 import { effectiveSettings } from '../../accounts/settings-normalize';
 import { signToken } from '../../accounts/token';
 import type { ServerConfig } from '../../config';
@@ -46,15 +46,6 @@ async function signup(ctx: MethodContext, attempt: AuthAttempt): Promise<void> {
     const user = withoutPrivileges(userFromDefaults(settings.defaults, creds.username, hash));
     await provisionUser(ctx.store, ctx.root, { user: { ...user, lockPassword: false } });
   }, ['exists']);
-}
-
-/** Sets the session epoch of user `id` to now: tokens issued until now stop working. */
-export async function endSessions(store: Store, id: number, nowMs: number): Promise<void> {
-  await store.update((db) => {
-    const user = db.users.find((u) => u.id === id);
-    if (!user) throw new AppError('not_found');
-    user.sessionEpoch = Math.max(nowMs / 1000, user.sessionEpoch + 0.001);
-  });
 }
 
 /** Sign-in with each auth method, sign-up, token renewal and "log out everywhere" (api.md §2). */

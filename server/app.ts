@@ -46,7 +46,7 @@ function fastifyOptions(deps: AppDeps): FastifyServerOptions {
   return {
     logger: deps.logger ?? false,
     // Paths are canonicalised by the path gate; the router must see them unchanged.
-    ignoreDuplicateSlashes: false,
+    routerOptions: { ignoreDuplicateSlashes: false },
     return503OnClosing: true,
     requestTimeout: 0,
     bodyLimit: 1024 * 1024,

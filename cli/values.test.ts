@@ -6,7 +6,7 @@ import { resolveFlags } from './values';
 
 const defs = [...GLOBAL_FLAGS, ...SERVER_FLAGS, ...SERVE_ONLY_FLAGS, ...SETTINGS_FLAGS];
 
-function resolve(argv: string[], env: Record<string, string> = {}, values?: Record<string, unknown>) {
+function resolve(argv: string[], env: Record<string, string | undefined> = {}, values?: Record<string, unknown>) {
   const file: ConfigFile | undefined = values ? { path: '/etc/filemgr/.filemgr.json', values } : undefined;
   return resolveFlags(defs, { parsed: parseArgs(argv, defs), env, file });
 }

@@ -93,7 +93,8 @@ function Unknown() {
 export function Routes() {
   return (
     <Switch>
-      <Route path="/files"><Redirect to="/files/" replace /></Route>
+      {/* A RegExp: the pattern "/files" would also match "/files/" (optional trailing slash). */}
+      <Route path={/^\/files$/i}><Redirect to="/files/" replace /></Route>
       <Route path="/settings"><Redirect to="/settings/profile" replace /></Route>
       {PAGES.map((route) => (
         <Route key={route.path} path={route.path}><Guarded route={route} /></Route>

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { errnoCode } from '../fs/fs-error';
 
 /**
  * The preview disk cache (api.md §12): an entry for key k lives at h[0]/h[1:3]/h under the cache
@@ -29,7 +30,7 @@ export function createDiskCache(root: string): DiskCache {
       try {
         return await readFile(pathOf(key));
       } catch (err) {
-        if (errorCode(err) === 'ENOENT') return undefined;
+        if (errnoCode(err) === 'ENOENT') return undefined;
         throw err;
       }
     },
@@ -120,8 +121,4 @@ function decodeEntry(raw: Buffer): (CachedPreview & { stamp: SourceStamp }) | un
   const stamp = { mtimeMs: Number(mtime), size: Number(size) };
   if (!Number.isFinite(stamp.mtimeMs) || !Number.isFinite(stamp.size)) return undefined;
   return { stamp, contentType, body: raw.subarray(end + 1) };
-}
-
-function errorCode(err: unknown): unknown {
-  return err instanceof Error && 'code' in err ? err.code : undefined;
 }

@@ -185,6 +185,12 @@ describe('createPreviewService', () => {
     expect(queued).toBeGreaterThan(0);
   });
 
+  it.each(['gone.jpg', 'gone.bmp', 'gone.png'])('answers 404 when %s vanished before it was read', async (name) => {
+    const service = createPreviewService(small);
+    const request = { realPath: join(dir, name), size: 'thumb' as const, stat: { mtimeMs: 1, size: 1 } };
+    await expect(service.preview(request)).rejects.toMatchObject({ code: 'not_found', status: 404 });
+  });
+
   it('shares one decode between identical concurrent requests', async () => {
     const service = createPreviewService(small);
     const file = await put('same.png', await twoTone(300, 300, 'png'));

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { translated } from '../fs/fs-error';
 import { createPreviewCache, type PreviewCache, type SourceStamp } from './disk-cache';
 import { decodeBmp } from './bmp';
 import { readJpegExif, readJpegHead } from './exif';
@@ -86,7 +87,7 @@ export function createPreviewService(options: PreviewOptions): PreviewService {
   const produce = async (request: PreviewRequest): Promise<Preview | null> => {
     const cached = cache && (await readCache(cache, request).catch(reportCacheError));
     if (cached) return cached;
-    const fresh = await semaphore.run(() => generate(request, settings));
+    const fresh = await semaphore.run(() => translated(() => generate(request, settings)));
     if (fresh && cache) {
       const entry = { body: fresh.body, contentType: fresh.contentType, stamp: request.stat };
       await cache.put(request.realPath, request.size, entry).catch(reportCacheError);

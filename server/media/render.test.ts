@@ -120,6 +120,12 @@ describe('renderImage', () => {
     expect((err as Error).message).toMatch(/cannot (decode|preview)/);
   });
 
+  it('answers 415 for a JPEG cut off near its end rather than rendering a grey remainder', async () => {
+    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+    const source = await file('cut-late.jpg', jpeg.subarray(0, Math.floor(jpeg.length * 0.7)));
+    await expect(renderImage(source, spec({}))).rejects.toMatchObject({ code: 'unsupported_media_type' });
+  });
+
   it('answers 404 when the file disappeared', async () => {
     await expect(renderImage({ kind: 'file', path: join(dir, 'gone.png') }, spec({}))).rejects.toMatchObject({ code: 'not_found' });
   });

@@ -74,7 +74,7 @@ export async function renderImage(source: ImageSource, spec: RenderSpec): Promis
 export async function orientJpeg(jpeg: Buffer, orientation: number, timeoutSeconds: number): Promise<Buffer> {
   const sharp = await imageLibrary();
   try {
-    const image = sharp(jpeg, { failOn: 'warning' });
+    const image = sharp(jpeg, { failOn: 'truncated' });
     // The transform libvips' autorot applies for each tag value (flip/flop run before rotate).
     const [angle, flop, flip] = ORIENTATIONS[orientation] ?? [0, false, false];
     if (angle) image.rotate(angle);
@@ -103,8 +103,9 @@ function open(sharp: SharpModule, source: ImageSource, spec: RenderSpec): Sharp 
     const { data, width, height, channels } = source.image;
     return sharp(data, { raw: { width, height, channels }, limitInputPixels });
   }
-  // failOn 'warning': a truncated JPEG is an error, not a preview with a grey bottom half.
-  return sharp(source.path, { limitInputPixels, failOn: 'warning', sequentialRead: true });
+  // failOn 'truncated': a cut-off file is an error, not a preview with a grey remainder, while
+  // mere decoder warnings, common in files from cameras and old tools, still give a preview.
+  return sharp(source.path, { limitInputPixels, failOn: 'truncated', sequentialRead: true });
 }
 
 async function checkHeader(image: Sharp, source: ImageSource, maxDimension: number): Promise<void> {

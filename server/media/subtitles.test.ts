@@ -169,6 +169,10 @@ describe('readSubtitleAsVtt', () => {
     expect(await readSubtitleAsVtt(await file('a.vtt', 'WEBVTT\n'))).toBeNull();
   });
 
+  it('answers 404 for a missing file', async () => {
+    await expect(readSubtitleAsVtt(join(dir, 'missing.srt'))).rejects.toMatchObject({ code: 'not_found', status: 404 });
+  });
+
   it('answers 400 for a file that is not a subtitle', async () => {
     await expect(readSubtitleAsVtt(await file('notes.txt', 'hello'))).rejects.toMatchObject({ code: 'bad_request' });
   });

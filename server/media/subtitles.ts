@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { AppError } from '../errors';
+import { translated } from '../fs/fs-error';
 import { looksLikeAss, parseAss } from './subtitle-ass';
 import { parseSrt } from './subtitle-srt';
 import { writeVtt } from './subtitle-vtt';
@@ -31,7 +32,7 @@ export async function readSubtitleAsVtt(realPath: string, maxBytes = SUBTITLE_MA
   const kind = subtitleKindOf(realPath);
   if (!kind) throw new AppError('bad_request', 'not a subtitle file (.vtt, .srt, .ass, .ssa)');
   if (kind === 'vtt') return null;
-  return subtitleToVtt(kind, await readCapped(realPath, maxBytes));
+  return subtitleToVtt(kind, await translated(() => readCapped(realPath, maxBytes)));
 }
 
 /** Converts SRT or ASS/SSA bytes to WebVTT text; bad_request when they hold no readable subtitles. */

@@ -1,0 +1,46 @@
+// `npm run bench [name...]`: runs the benchmark modules (all by default) and prints their figures,
+// each with its ratio to a baseline measured in the same run. Benchmarks print; they never assert.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { m1Benchmark } from './m1-executable';
+import type { Benchmark, Figure } from './measure';
+
+/** Every benchmark; add a module and list it here. */
+const BENCHMARKS: readonly Benchmark[] = [m1Benchmark];
+
+function format(value: number, unit: Figure['unit']): string {
+  if (unit === 'ms') return `${value.toFixed(0)} ms`;
+  if (value >= 2 ** 20) return `${(value / 2 ** 20).toFixed(1)} MiB`;
+  if (value >= 1024) return `${(value / 1024).toFixed(1)} KiB`;
+  return `${value} B`;
+}
+
+function line(f: Figure): string {
+  const head = `  ${f.label.padEnd(44)} ${format(f.value, f.unit).padStart(10)}`;
+  if (!f.baseline) return head;
+  const ratio = f.baseline.value > 0 ? (f.value / f.baseline.value).toFixed(2) : 'n/a';
+  return `${head}   ${ratio} x ${f.baseline.label} (${format(f.baseline.value, f.unit)})`;
+}
+
+async function main(names: string[]): Promise<number> {
+  const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n));
+  if (unknown.length > 0) {
+    console.error(`bench: unknown benchmark ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+    return 2;
+  }
+  if (!existsSync(fileURLToPath(new URL('../../dist/filemgr', import.meta.url)))) {
+    console.error('bench: dist/filemgr is missing: run npm run build first');
+    return 1;
+  }
+  for (const bench of BENCHMARKS.filter((b) => names.length === 0 || names.includes(b.name))) {
+    console.log(bench.title);
+    const figures = await bench.run((l) => console.log(l));
+    console.log(figures.map(line).join('\n'));
+  }
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+  return 1;
+});

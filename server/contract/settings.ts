@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PermissionsSchema, RuleSchema, SortingSchema } from './user';
+import { nullableArray, PermissionsSchema, RuleSchema, SortingSchema } from './user';
 
 /** Defaults given to new users (api.md §3.3). */
 export const UserDefaultsSchema = Type.Object({
@@ -49,8 +49,6 @@ export const SettingsSchema = Type.Object({
   commands: Type.Record(Type.String(), Type.Array(Type.String())),
 });
 
-const nullableList = <T extends ReturnType<typeof Type.Array>>(t: T) => Type.Union([t, Type.Null()]);
-
 /** PUT /api/settings: the same shape; missing fields are zero values, null lists empty. */
 export const SettingsInputSchema = Type.Object({
   signup: Type.Optional(Type.Boolean()),
@@ -62,14 +60,14 @@ export const SettingsInputSchema = Type.Object({
     ...UserDefaultsSchema.properties,
     sorting: Type.Partial(SortingSchema),
     perm: Type.Partial(PermissionsSchema),
-    commands: nullableList(Type.Array(Type.String())),
+    commands: nullableArray(Type.String()),
   }))),
   authMethod: Type.Optional(Type.String()),
-  rules: Type.Optional(nullableList(Type.Array(RuleSchema))),
+  rules: Type.Optional(nullableArray(RuleSchema)),
   branding: Type.Optional(Type.Partial(BrandingSchema)),
   tus: Type.Optional(Type.Partial(TusSettingsSchema)),
-  shell: Type.Optional(nullableList(Type.Array(Type.String()))),
-  commands: Type.Optional(Type.Union([Type.Record(Type.String(), nullableList(Type.Array(Type.String()))), Type.Null()])),
+  shell: Type.Optional(nullableArray(Type.String())),
+  commands: Type.Optional(Type.Unsafe<Record<string, string[] | null> | null>({ type: ['object', 'null'], additionalProperties: nullableArray(Type.String()) })),
 });
 
 export type SettingsView = Static<typeof SettingsSchema>;

@@ -1,4 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/**
+ * A list that may also be null (Go encodes an empty slice as null). Written as `type: [array,
+ * null]`, not anyOf: Fastify's Ajv coerces types and mangles arrays inside an anyOf.
+ */
+export const nullableArray = <T extends TSchema>(items: T) => Type.Unsafe<Static<T>[] | null>({ type: ['array', 'null'], items });
 
 /** The eight permission flags of api.md §4.1. */
 export const PermissionsSchema = Type.Object({
@@ -19,7 +25,7 @@ export const RuleSchema = Type.Object({
   regex: Type.Boolean(),
   allow: Type.Boolean(),
   path: Type.String(),
-  regexp: Type.Union([Type.Object({ raw: Type.String() }), Type.Null()]),
+  regexp: Type.Unsafe<{ raw: string } | null>({ type: ['object', 'null'], properties: { raw: Type.String() }, required: ['raw'] }),
 });
 
 /**
@@ -47,8 +53,6 @@ export const UserSchema = Type.Object({
 
 export const UserListSchema = Type.Array(UserSchema);
 
-/** Partial shapes accepted in requests: missing fields take Go's zero values; null lists are empty. */
-const nullable = <T extends ReturnType<typeof Type.Array>>(t: T) => Type.Union([t, Type.Null()]);
 
 /** `data` of a user POST/PUT: every field optional, unknown fields ignored. */
 export const UserInputSchema = Type.Object({
@@ -62,9 +66,9 @@ export const UserInputSchema = Type.Object({
   singleClick: Type.Optional(Type.Boolean()),
   redirectAfterCopyMove: Type.Optional(Type.Boolean()),
   perm: Type.Optional(Type.Partial(PermissionsSchema)),
-  commands: Type.Optional(nullable(Type.Array(Type.String()))),
+  commands: Type.Optional(nullableArray(Type.String())),
   sorting: Type.Optional(Type.Partial(SortingSchema)),
-  rules: Type.Optional(nullable(Type.Array(RuleSchema))),
+  rules: Type.Optional(nullableArray(RuleSchema)),
   hideDotfiles: Type.Optional(Type.Boolean()),
   dateFormat: Type.Optional(Type.Boolean()),
   aceEditorTheme: Type.Optional(Type.String()),
@@ -73,7 +77,7 @@ export const UserInputSchema = Type.Object({
 /** The request envelope of POST/PUT /api/users: `{what, which, current_password, data}`. */
 export const UserEnvelopeSchema = Type.Object({
   what: Type.Optional(Type.String()),
-  which: Type.Optional(nullable(Type.Array(Type.String()))),
+  which: Type.Optional(nullableArray(Type.String())),
   current_password: Type.Optional(Type.String()),
   data: Type.Optional(UserInputSchema),
 });

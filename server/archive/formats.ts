@@ -1,0 +1,51 @@
+import { AppError } from '../errors';
+
+/** The archive formats a directory download can be streamed as (api.md §3.11, §14). */
+export type ArchiveFormat = 'zip' | 'tar' | 'targz' | 'tarbz2' | 'tarxz' | 'tarlz4' | 'tarsz' | 'tarbr';
+
+const extensions: Readonly<Record<ArchiveFormat, string>> = {
+  zip: '.zip',
+  tar: '.tar',
+  targz: '.tar.gz',
+  tarbz2: '.tar.bz2',
+  tarxz: '.tar.xz',
+  tarlz4: '.tar.lz4',
+  tarsz: '.tar.sz',
+  tarbr: '.tar.br',
+};
+
+function isArchiveFormat(algo: string): algo is ArchiveFormat {
+  return Object.hasOwn(extensions, algo);
+}
+
+/**
+ * The format named by the `algo` query parameter: absent, `""` and `true` mean zip (the frontend's
+ * default link). Anything else unknown is the client's mistake, so 400 rather than upstream's 500
+ * (api.md §14); `tarzst` is listed upstream but not offered here.
+ */
+export function parseArchiveAlgo(algo: string | undefined): ArchiveFormat {
+  if (algo === undefined || algo === '' || algo === 'true') return 'zip';
+  if (isArchiveFormat(algo)) return algo;
+  throw new AppError('bad_request', `unsupported archive format ${algo}`);
+}
+
+/** The file-name extension of a format, dot included (`.tar.gz`). */
+export function archiveExtension(format: ArchiveFormat): string {
+  return extensions[format];
+}
+
+/**
+ * The name an entry may carry inside an archive, or undefined when it must not be written.
+ * A backslash becomes `_` so Windows extractors cannot read it as a separator; a name whose
+ * cleaned form differs from itself (`..`, `.` or empty segments, a leading `/`) is refused,
+ * because extractors would resolve it outside the target folder (GHSA-83xp-526h-j3ww,
+ * GHSA-gxjx-7m74-hcq8). A NUL cannot be stored in a tar header, so it is refused too.
+ */
+export function safeEntryName(name: string): string | undefined {
+  const cleaned = name.replaceAll('\\', '_');
+  if (cleaned === '' || cleaned.startsWith('/') || cleaned.includes('\0')) return undefined;
+  for (const segment of cleaned.split('/')) {
+    if (segment === '' || segment === '.' || segment === '..') return undefined;
+  }
+  return cleaned;
+}

@@ -16,12 +16,12 @@ afterEach(async () => {
 
 const stateOf = (t: TestApp) => JSON.stringify(t.store.data());
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (t: TestApp, method: Method, url: string, opts: { as?: string; payload?: unknown } = {}) =>
+const call = (t: TestApp, req: { method: Method; url: string; as?: string; payload?: unknown }) =>
   t.app.inject({
-    method,
-    url,
-    headers: { 'x-auth': t.token(opts.as), 'content-type': 'text/plain;charset=UTF-8' },
-    ...(opts.payload === undefined ? {} : { payload: typeof opts.payload === 'string' ? opts.payload : JSON.stringify(opts.payload) }),
+    method: req.method,
+    url: req.url,
+    headers: { 'x-auth': t.token(req.as), 'content-type': 'text/plain;charset=UTF-8' },
+    ...(req.payload === undefined ? {} : { payload: typeof req.payload === 'string' ? req.payload : JSON.stringify(req.payload) }),
   });
 
 const NEW_PASSWORD = 'A-new-Passw0rd-here';
@@ -39,7 +39,7 @@ describe('GET /api/users', () => {
   it('lists every user by id without password hashes', async () => {
     const t = await start();
     await withBob(t);
-    const res = await call(t, 'GET', '/api/users');
+    const res = await call(t, { method: 'GET', url: '/api/users' });
     expect(res.statusCode).toBe(200);
     const list = res.json<{ id: number; username: string; password: string }[]>();
     expect(list.map((u) => [u.id, u.username, u.password])).toEqual([[1, 'admin', ''], [2, 'bob', '']]);
@@ -50,7 +50,7 @@ describe('GET /api/users', () => {
   it('is for admins only', async () => {
     const t = await start();
     await withBob(t);
-    expect((await call(t, 'GET', '/api/users', { as: 'bob' })).statusCode).toBe(403);
+    expect((await call(t, { method: 'GET', url: '/api/users', as: 'bob' })).statusCode).toBe(403);
   });
 });
 
@@ -58,25 +58,26 @@ describe('GET /api/users/{id}', () => {
   it('shows a user to itself without its scope, and to an admin with it', async () => {
     const t = await start();
     const bob = await withBob(t);
-    const self = await call(t, 'GET', `/api/users/${bob.id}`, { as: 'bob' });
+    const self = await call(t, { method: 'GET', url: `/api/users/${bob.id}`, as: 'bob' });
     expect(self.json()).toMatchObject({ id: bob.id, username: 'bob', password: '', scope: '' });
-    expect((await call(t, 'GET', `/api/users/${bob.id}`)).json()).toMatchObject({ scope: '/bob' });
+    expect((await call(t, { method: 'GET', url: `/api/users/${bob.id}` })).json()).toMatchObject({ scope: '/bob' });
   });
 
   it.each([
     ['another user as a non-admin', '/api/users/1', 'bob', 403],
     ['a missing user', '/api/users/99', 'admin', 404],
-  ])('answers %s with %i', async (_name, url, as, status) => {
+  ])('answers %s with %i', async (...row) => {
+    const [, url, as, status] = row;
     const t = await start();
     await withBob(t);
-    expect((await call(t, 'GET', url, { as })).statusCode).toBe(status);
+    expect((await call(t, { method: 'GET', url, as })).statusCode).toBe(status);
   });
 });
 
 describe('POST /api/users', () => {
   it('creates a user: 201, Location, bcrypt hash, scope created under the root', async () => {
     const t = await start();
-    const res = await call(t, 'POST', '/api/users', { payload: newUser({ id: 1, scope: 'teams/../bob' }) });
+    const res = await call(t, { method: 'POST', url: '/api/users', payload: newUser({ id: 1, scope: 'teams/../bob' }) });
     expect(res.statusCode).toBe(201);
     expect(res.body).toBe('201 Created\n');
     expect(res.headers.location).toBe('/settings/users/2');
@@ -90,14 +91,14 @@ describe('POST /api/users', () => {
 
   it('derives the home with createUserDir when no scope is given', async () => {
     const t = await start({ settings: (s) => { s.createUserDir = true; } });
-    expect((await call(t, 'POST', '/api/users', { payload: newUser({ scope: ' ', username: 'Bob Smith' }) })).statusCode).toBe(201);
+    expect((await call(t, { method: 'POST', url: '/api/users', payload: newUser({ scope: ' ', username: 'Bob Smith' }) })).statusCode).toBe(201);
     expect(t.store.data().users.find((u) => u.username === 'Bob Smith')!.scope).toBe('/users/Bob-Smith');
     expect((await stat(join(t.root, 'users', 'Bob-Smith'))).isDirectory()).toBe(true);
   });
 
   it('needs no current password under another auth method', async () => {
     const t = await start({ settings: (s) => { s.authMethod = 'noauth'; } });
-    expect((await call(t, 'POST', '/api/users', { payload: newUser({}, { current_password: '' }) })).statusCode).toBe(201);
+    expect((await call(t, { method: 'POST', url: '/api/users', payload: newUser({}, { current_password: '' }) })).statusCode).toBe(201);
   });
 
   it.each([
@@ -116,10 +117,11 @@ describe('POST /api/users', () => {
     ['a non-object body', '"user"', 400, undefined],
     ['an invalid rule regex', newUser({ rules: [{ regex: true, allow: false, path: '', regexp: { raw: '(' } }] }), 400, undefined],
     ['a wrongly typed field', newUser({ perm: 'all' }), 400, undefined],
-  ])('refuses %s and changes nothing', async (_name, payload, status, message) => {
+  ])('refuses %s and changes nothing', async (...row) => {
+    const [, payload, status, message] = row;
     const t = await start();
     const before = stateOf(t);
-    const res = await call(t, 'POST', '/api/users', { payload });
+    const res = await call(t, { method: 'POST', url: '/api/users', payload });
     expect(res.statusCode).toBe(status);
     if (message) expect(res.body).toBe(`400 Bad Request (${message})\n`);
     expect(stateOf(t)).toBe(before);
@@ -128,21 +130,23 @@ describe('POST /api/users', () => {
   it('is for admins only', async () => {
     const t = await start();
     await withBob(t);
-    const res = await call(t, 'POST', '/api/users', { as: 'bob', payload: newUser({ username: 'eve' }, { current_password: defaultPasswordOf('bob') }) });
+    const res = await call(t, { method: 'POST', url: '/api/users', as: 'bob', payload: newUser({ username: 'eve' }, { current_password: defaultPasswordOf('bob') }) });
     expect(res.statusCode).toBe(403);
   });
 });
 
 describe('PUT /api/users/{id}', () => {
-  const put = (t: TestApp, id: number, body: Record<string, unknown>, as?: string) =>
-    call(t, 'PUT', `/api/users/${id}`, { as, payload: { what: 'user', ...body } });
+  const put = (t: TestApp, id: number, body: Record<string, unknown> & { as?: string }) => {
+    const { as, ...rest } = body;
+    return call(t, { method: 'PUT', url: `/api/users/${id}`, as, payload: { what: 'user', ...rest } });
+  };
 
   it('lets a user change its profile fields without a password', async () => {
     const t = await start();
     const bob = await withBob(t);
     const which = ['locale', 'hideDotfiles', 'singleClick', 'redirectAfterCopyMove', 'dateFormat', 'aceEditorTheme', 'viewMode', 'sorting'];
     const data = { id: bob.id, locale: 'fr', hideDotfiles: true, singleClick: true, redirectAfterCopyMove: true, dateFormat: true, aceEditorTheme: 'monokai', viewMode: 'mosaic', sorting: { by: 'size', asc: true }, username: 'ignored' };
-    expect((await put(t, bob.id, { which, data }, 'bob')).statusCode).toBe(200);
+    expect((await put(t, bob.id, { which, data, as: 'bob' })).statusCode).toBe(200);
     expect(t.store.data().users.find((u) => u.id === bob.id)).toMatchObject({ ...data, username: 'bob' });
   });
 
@@ -151,7 +155,7 @@ describe('PUT /api/users/{id}', () => {
     const bob = await withBob(t);
     const before = stateOf(t);
     const data = { id: bob.id, username: 'root', scope: '/', lockPassword: false, perm: { admin: true, execute: true }, commands: ['sh'], rules: [] };
-    const res = await put(t, bob.id, { which: [field], current_password: defaultPasswordOf('bob'), data }, 'bob');
+    const res = await put(t, bob.id, { which: [field], current_password: defaultPasswordOf('bob'), data, as: 'bob' });
     expect(res.statusCode).toBe(403);
     expect(stateOf(t)).toBe(before);
   });
@@ -160,7 +164,7 @@ describe('PUT /api/users/{id}', () => {
     const t = await start();
     const bob = await withBob(t);
     for (const which of [['all'], []]) {
-      const res = await put(t, bob.id, { which, current_password: defaultPasswordOf('bob'), data: { id: bob.id, username: 'bob', perm: { admin: true } } }, 'bob');
+      const res = await put(t, bob.id, { which, current_password: defaultPasswordOf('bob'), data: { id: bob.id, username: 'bob', perm: { admin: true } }, as: 'bob' });
       expect(res.statusCode).toBe(403);
     }
     expect(t.store.data().users.find((u) => u.id === bob.id)!.perm.admin).toBe(false);
@@ -178,7 +182,7 @@ describe('PUT /api/users/{id}', () => {
   it('lets a user change its own password, ending its older tokens', async () => {
     const t = await start();
     const bob = await withBob(t);
-    const res = await put(t, bob.id, { which: ['password'], current_password: defaultPasswordOf('bob'), data: { id: bob.id, password: NEW_PASSWORD } }, 'bob');
+    const res = await put(t, bob.id, { which: ['password'], current_password: defaultPasswordOf('bob'), data: { id: bob.id, password: NEW_PASSWORD }, as: 'bob' });
     expect(res.statusCode).toBe(200);
     expect(await verifyPassword(NEW_PASSWORD, t.store.data().users.find((u) => u.id === bob.id)!.password)).toBe(true);
   });
@@ -186,7 +190,7 @@ describe('PUT /api/users/{id}', () => {
   it('forbids a password change to a non-admin with lockPassword', async () => {
     const t = await start();
     const bob = await withBob(t, { lockPassword: true });
-    const res = await put(t, bob.id, { which: ['password'], current_password: defaultPasswordOf('bob'), data: { id: bob.id, password: NEW_PASSWORD } }, 'bob');
+    const res = await put(t, bob.id, { which: ['password'], current_password: defaultPasswordOf('bob'), data: { id: bob.id, password: NEW_PASSWORD }, as: 'bob' });
     expect(res.statusCode).toBe(403);
   });
 
@@ -225,24 +229,24 @@ describe('PUT /api/users/{id}', () => {
   it('answers 403 to a non-admin updating someone else, 404 for a missing user', async () => {
     const t = await start();
     await withBob(t);
-    expect((await put(t, 1, { which: ['locale'], data: { id: 1, locale: 'fr' } }, 'bob')).statusCode).toBe(403);
+    expect((await put(t, 1, { which: ['locale'], data: { id: 1, locale: 'fr' }, as: 'bob' })).statusCode).toBe(403);
     expect((await put(t, 99, { which: ['locale'], data: { id: 99, locale: 'fr' } })).statusCode).toBe(404);
   });
 
   it('answers 400 to malformed JSON', async () => {
     const t = await start();
-    expect((await call(t, 'PUT', '/api/users/1', { payload: '{nope' })).statusCode).toBe(400);
+    expect((await call(t, { method: 'PUT', url: '/api/users/1', payload: '{nope' })).statusCode).toBe(400);
   });
 });
 
 describe('DELETE /api/users/{id}', () => {
-  const del = (t: TestApp, id: number, payload: unknown, as?: string) => call(t, 'DELETE', `/api/users/${id}`, { as, payload });
+  const del = (t: TestApp, id: number, req: { payload: unknown; as?: string }) => call(t, { method: 'DELETE', url: `/api/users/${id}`, ...req });
 
   it('lets a user delete itself with its password, ending its tokens', async () => {
     const t = await start();
     const bob = await withBob(t);
     const token = t.token('bob');
-    expect((await del(t, bob.id, { current_password: defaultPasswordOf('bob') }, 'bob')).statusCode).toBe(200);
+    expect((await del(t, bob.id, { payload: { current_password: defaultPasswordOf('bob') }, as: 'bob' })).statusCode).toBe(200);
     expect(t.store.data().users.map((u) => u.username)).toEqual(['admin']);
     expect((await t.app.inject({ method: 'POST', url: '/api/renew', headers: { 'x-auth': token } })).statusCode).toBe(401);
   });
@@ -259,14 +263,14 @@ describe('DELETE /api/users/{id}', () => {
     const t = await start();
     await withBob(t);
     const before = stateOf(t);
-    expect((await del(t, id, payload, as)).statusCode).toBe(status);
+    expect((await del(t, id, { payload, as })).statusCode).toBe(status);
     expect(stateOf(t)).toBe(before);
   });
 
   it('deletes an admin while another admin remains', async () => {
     const t = await start();
     const second = await t.addUser({ username: 'root2', perm: { admin: true } });
-    expect((await del(t, 1, { current_password: defaultPasswordOf('root2') }, 'root2')).statusCode).toBe(200);
-    expect((await del(t, second.id, { current_password: defaultPasswordOf('root2') }, 'root2')).statusCode).toBe(403);
+    expect((await del(t, 1, { payload: { current_password: defaultPasswordOf('root2') }, as: 'root2' })).statusCode).toBe(200);
+    expect((await del(t, second.id, { payload: { current_password: defaultPasswordOf('root2') }, as: 'root2' })).statusCode).toBe(403);
   });
 });

@@ -134,12 +134,16 @@ export async function shutdown(app: FastifyInstance, graceMs = 10_000): Promise<
     finished = false;
     app.server.closeAllConnections();
   }, graceMs);
+  // server.close() only drops the connections idle at that moment; a keep-alive connection
+  // whose request finishes later would hold the close until its keep-alive timeout.
+  const sweeper = setInterval(() => app.server.closeIdleConnections(), 50);
   try {
     // Upgraded connections (WebSockets) are not HTTP connections closeAllConnections knows
     // about; their plugin closes them on close, and one more second bounds the wait.
     await Promise.race([app.close(), new Promise((r) => setTimeout(r, graceMs + 1000).unref())]);
   } finally {
     clearTimeout(timer);
+    clearInterval(sweeper);
   }
   return finished;
 }

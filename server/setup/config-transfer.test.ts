@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { emptyDatabase } from '../state/initial';
+import { exportConfig, importConfig } from './config-transfer';
+import { FieldReader } from './field-reader';
+
+describe('config transfer', () => {
+  it('imports what it exports, taking the given key instead of the file\'s', () => {
+    const db = emptyDatabase('json');
+    db.settings.rules = [{ regex: true, allow: true, path: '', regexp: { raw: '^/a' } }];
+    db.auther = { recaptcha: { host: 'h', key: 'k', secret: 's' } };
+    const back = importConfig(JSON.parse(JSON.stringify(exportConfig(db))), 'other-key');
+    expect(back.settings).toEqual({ ...db.settings, key: 'other-key' });
+    expect(back.server).toEqual(db.server);
+    expect(back.auther).toEqual(db.auther);
+  });
+
+  it('exports only the fields of the auth method in use', () => {
+    const db = emptyDatabase('json');
+    db.settings.authMethod = 'proxy';
+    db.auther = { header: 'X-User', recaptcha: null, command: 'stale' };
+    expect(exportConfig(db).auther).toEqual({ header: 'X-User' });
+  });
+
+  it('fills zero values with the defaults filebrowser applies on read', () => {
+    const c = importConfig({ settings: { minimumPasswordLength: 0, fileMode: 0, tus: { chunkSize: 0, retryCount: 0 }, userHomeBasePath: '', logoutPage: '', defaults: { locale: '', viewMode: '' } }, server: {} }, 'k');
+    expect(c.settings).toMatchObject({ minimumPasswordLength: 12, fileMode: 0o640, dirMode: 0o750, tus: { chunkSize: 10485760, retryCount: 5 }, userHomeBasePath: '/users', logoutPage: '/login', authMethod: 'json' });
+    expect(c.settings.defaults).toMatchObject({ locale: 'en', viewMode: 'mosaic' });
+    expect(c.auther).toEqual({ recaptcha: null });
+  });
+
+  it('accepts a port written as a number', () => {
+    expect(importConfig({ settings: {}, server: { port: 80 } }, 'k').server.port).toBe('80');
+  });
+});
+
+describe('FieldReader', () => {
+  const r = FieldReader.of({ CreateUserDir: true, n: null, list: ['a'], obj: { x: 1 }, num: '7' }, 'cfg');
+
+  it('matches keys exactly, else case-insensitively', () => {
+    expect(r.bool('createUserDir', false)).toBe(true);
+    expect(r.bool('createuserdir', false)).toBe(true);
+  });
+
+  it('takes the fallback for missing and null fields', () => {
+    expect(r.string('missing', 'd')).toBe('d');
+    expect(r.string('n', 'd')).toBe('d');
+    expect(r.child('n')).toBeUndefined();
+    expect(r.has('n')).toBe(false);
+  });
+
+  it.each([
+    [() => r.bool('list', false), 'cfg.list must be true or false'],
+    [() => r.string('obj', ''), 'cfg.obj must be a string'],
+    [() => r.uint('list', 0), 'cfg.list must be a whole number'],
+    [() => r.strings('obj', []), 'cfg.obj must be a list of strings'],
+    [() => r.child('list'), 'cfg.list must be an object'],
+    [() => FieldReader.of([], 'top'), 'top must be an object'],
+  ])('names the field of the wrong type (%#)', (read, message) => {
+    expect(read).toThrow(message);
+  });
+
+  it('reads whole numbers written as strings', () => {
+    expect(r.uint('num', 0)).toBe(7);
+  });
+});

@@ -11,7 +11,13 @@ import { createThrottle } from './lib/throttle';
 import { authPlugin } from './plugins/auth';
 import { authRoutes, sessionRoutes } from './resources/auth/routes';
 import { createAuthService } from './resources/auth/service';
+import { archiveWorkerSource } from './archive/worker-source';
+import { createGateFactory } from './fs/gates';
 import { healthRoutes } from './resources/health/routes';
+import { rawRoutes } from './resources/raw/routes';
+import { createRawService } from './resources/raw/service';
+import { searchRoutes } from './resources/search/routes';
+import { createSearchService } from './resources/search/service';
 import { settingsRoutes } from './resources/settings/routes';
 import { createSettingsService } from './resources/settings/service';
 import { usersRoutes } from './resources/users/routes';
@@ -73,6 +79,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, env: deps.env });
   const users = createUsersService({ store: deps.store, config: deps.config, sessions });
   const settings = createSettingsService({ store: deps.store, config: deps.config });
+  const gates = await createGateFactory(deps.config);
+  const raw = createRawService({ gates, store: deps.store, workerSource: archiveWorkerSource(deps.assets) });
+  const search = createSearchService({ gates, store: deps.store });
 
   // Public routes.
   app.register(healthRoutes);
@@ -85,6 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signedIn.register(sessionRoutes, { auth });
     signedIn.register(usersRoutes, { users });
     signedIn.register(settingsRoutes, { settings });
+    signedIn.register(rawRoutes, { raw });
+    signedIn.register(searchRoutes, { search });
   });
 
   await app.ready();

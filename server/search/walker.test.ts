@@ -1,0 +1,80 @@
+import { chmod, rm } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTree } from '../../tests/support/tree';
+import { walkTree, type WalkEntry } from './walker';
+
+const roots: string[] = [];
+
+async function tree(spec: Parameters<typeof makeTree>[0]): Promise<string> {
+  const root = await makeTree(spec);
+  roots.push(root);
+  return root;
+}
+
+async function collect(root: string, signal = new AbortController().signal): Promise<WalkEntry[]> {
+  const all: WalkEntry[] = [];
+  for await (const batch of walkTree(root, signal)) all.push(...batch);
+  return all;
+}
+
+afterEach(async () => {
+  for (const root of roots.splice(0)) {
+    await chmod(`${root}/locked`, 0o755).catch(() => undefined);
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+describe('walkTree', () => {
+  it('visits every entry in lexical pre-order, root excluded', async () => {
+    const root = await tree({ 'b.txt': 'b', 'a/z.txt': 'z', 'a/m/deep.txt': 'd', 'a/b.txt': 'b', 'c/': null, 'B.txt': 'B' });
+    const paths = (await collect(root)).map((e) => e.path);
+    expect(paths).toEqual(['B.txt', 'a', 'a/b.txt', 'a/m', 'a/m/deep.txt', 'a/z.txt', 'b.txt', 'c']);
+  });
+
+  it('reports symlinks as non-directories and never descends into them', async () => {
+    const root = await tree({ 'real/inside.txt': 'x', link: { symlink: 'real' }, 'file-link': { symlink: 'real/inside.txt' } });
+    const entries = await collect(root);
+    expect(entries).toEqual([
+      { path: 'file-link', name: 'file-link', isDir: false, isSymlink: true },
+      { path: 'link', name: 'link', isDir: false, isSymlink: true },
+      { path: 'real', name: 'real', isDir: true, isSymlink: false },
+      { path: 'real/inside.txt', name: 'inside.txt', isDir: false, isSymlink: false },
+    ]);
+  });
+
+  it('keeps pre-order across many sibling directories read ahead of time', async () => {
+    const spec: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) spec[`d${String(i).padStart(2, '0')}/f.txt`] = 'x';
+    const root = await tree(spec);
+    const paths = (await collect(root)).map((e) => e.path);
+    const expected = Array.from({ length: 30 }, (_, i) => String(i).padStart(2, '0')).flatMap((n) => [`d${n}`, `d${n}/f.txt`]);
+    expect(paths).toEqual(expected);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('skips a directory it cannot read and goes on', async () => {
+    const root = await tree({ 'locked/secret.txt': 's', 'open/a.txt': 'a' });
+    await chmod(`${root}/locked`, 0o000);
+    const paths = (await collect(root)).map((e) => e.path);
+    expect(paths).toEqual(['locked', 'open', 'open/a.txt']);
+  });
+
+  it('yields nothing for a root that is not a directory', async () => {
+    const root = await tree({ 'file.txt': 'x' });
+    expect(await collect(`${root}/file.txt`)).toEqual([]);
+    expect(await collect(`${root}/missing`)).toEqual([]);
+  });
+
+  it('stops when the signal is aborted', async () => {
+    const spec: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) spec[`d${String(i).padStart(3, '0')}/f.txt`] = 'x';
+    const root = await tree(spec);
+    const controller = new AbortController();
+    let seen = 0;
+    for await (const batch of walkTree(root, controller.signal)) {
+      seen += batch.length;
+      controller.abort();
+    }
+    expect(seen).toBeGreaterThan(0);
+    expect(seen).toBeLessThan(400);
+  });
+});

@@ -33,11 +33,11 @@ export function errnoCode(err: unknown): string | undefined {
  * THE one translation of filesystem failures: an AppError passes through, a known Node fs error
  * code becomes its AppError, anything else is returned unchanged (a 500 for the error handler).
  */
-export function fsError(err: unknown): unknown {
+export function fsError(err: unknown): Error {
   if (isAppError(err)) return err;
   const code = errnoCode(err);
   const entry = code === undefined ? undefined : codeTable[code];
-  if (!entry) return err;
+  if (!entry) return err instanceof Error ? err : new Error(String(err));
   return entry.message === undefined ? new AppError(entry.code) : new AppError(entry.code, entry.message);
 }
 

@@ -13,6 +13,8 @@ export const TEMP_PREFIX = '.filemgr-tmp-';
 export interface HiddenFiles {
   /** True when the real (absolute) path is one of the server's own files or lies below its cache. */
   hides(realPath: string): boolean;
+  /** True when one of the server's own files lies at or below the real path (refuse deleting it). */
+  within(realPath: string): boolean;
 }
 
 /** True when a single file name is a filemgr temporary file. */
@@ -58,7 +60,9 @@ export async function hiddenFilesOf(files: ServerFiles): Promise<HiddenFiles> {
       dbTemps.push({ dir: dirname(p), prefix: `.${basename(p)}.tmp-` });
     }
   }
+  const protectedPaths = [...dirs, ...exact];
   return {
+    within: (realPath) => protectedPaths.some((p) => isWithin(realPath, p)),
     hides(realPath) {
       if (exact.has(realPath)) return true;
       if (dirs.some((d) => isWithin(d, realPath))) return true;
@@ -68,4 +72,4 @@ export async function hiddenFilesOf(files: ServerFiles): Promise<HiddenFiles> {
 }
 
 /** Hides nothing but temporary names (tests and tools without server files). */
-export const noHiddenFiles: HiddenFiles = { hides: () => false };
+export const noHiddenFiles: HiddenFiles = { hides: () => false, within: () => false };

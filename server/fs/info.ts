@@ -1,5 +1,6 @@
 import { type BigIntStats } from 'node:fs';
 import { lstat, readFile, stat } from 'node:fs/promises';
+import type { FileInfo } from '../contract/resource';
 import { AppError } from '../errors';
 import { detectType, type FileType, type TypeQuery } from './detect-type';
 import { errnoCode, fsError } from './fs-error';
@@ -7,21 +8,8 @@ import { baseName, extensionOf } from './paths';
 import type { PathGate, Target } from './scope';
 import { goFileMode, rfc3339Nano } from './stat-format';
 
-/** A FileInfo of api.md §4.3 (files; listings add items, counts and sorting). */
-export interface FileInfo {
-  path: string;
-  name: string;
-  size: number;
-  extension: string;
-  modified: string;
-  mode: number;
-  isDir: boolean;
-  isSymlink: boolean;
-  type: FileType;
-  subtitles?: string[];
-  content?: string;
-  checksums?: Record<string, string>;
-}
+/** A FileInfo of api.md §4.3 (the wire type, written once in contract/). */
+export type { FileInfo };
 
 /** What a stat of an entry says, with symlinks already followed where §5.3 wants that. */
 export interface EntryStat {

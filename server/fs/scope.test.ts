@@ -50,7 +50,8 @@ describe('PathGate.resolve', () => {
     const base = await world();
     const gate = await gateOf(base);
     const t = await gate.resolve('/file.txt');
-    expect(t).toEqual({ path: '/file.txt', real: join(base, 'srv/file.txt'), lexical: join(base, 'srv/file.txt') });
+    const real = join(base, 'srv/file.txt');
+    expect(t).toEqual({ path: '/file.txt', real, lexical: real, resolved: real });
   });
 
   it.each([
@@ -65,6 +66,14 @@ describe('PathGate.resolve', () => {
     const gate = await gateOf(base);
     await expect(gate.resolve(path, 'write')).rejects.toMatchObject({ code: 'forbidden' });
     await expect(gate.resolve(path)).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it('resolves an in-scope symlink to its target but operates on the link', async () => {
+    const base = await world();
+    const gate = await gateOf(base);
+    const t = await gate.resolve('/inlink');
+    expect(t.real).toBe(join(base, 'srv/inlink'));
+    expect(t.resolved).toBe(join(base, 'srv/real/f.txt'));
   });
 
   it.each([

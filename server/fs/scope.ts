@@ -39,6 +39,16 @@ export interface Target {
   real: string;
   /** Gate root joined with the user path, as configured (api.md §5.1 FullPath: hooks, cache keys). */
   lexical: string;
+  /** Where the path ends up with every symlink followed (write file contents here). */
+  resolved: string;
+}
+
+export interface ResolveOptions {
+  /**
+   * Skip the rule and dotfile check: only for the children of a tree whose descendants were
+   * already checked (§6.3 copy), never for a request path.
+   */
+  unchecked?: boolean;
 }
 
 export interface PathGate {
@@ -54,7 +64,9 @@ export interface PathGate {
   /** The §6.3 descendant check of one clean user path (rules only). */
   descendantAllows(path: string): boolean;
   /** Canonicalises and confines `raw`; throws 403 (denied, escaping), 404 (hidden on read), 400. */
-  resolve(raw: string, intent?: Intent): Promise<Target>;
+  resolve(raw: string, intent?: Intent, opts?: ResolveOptions): Promise<Target>;
+  /** True when a protected server file (database, cache) lies at or below this real path. */
+  guards(realPath: string): boolean;
   /** True when the real path of a directory entry, followed through symlinks, stays inside. */
   confines(realPath: string): Promise<boolean>;
   /** True when a real path is one of the server's own files. */
@@ -93,28 +105,29 @@ export async function createGate(opts: GateOptions): Promise<PathGate> {
       const resolved = await translatedResolve(real);
       return inside(resolved) && !hidden.hides(resolved);
     },
-    async resolve(raw, intent = 'read') {
-      const path = checkedPath(raw, intent, gate);
+    guards: (real) => hidden.within(real),
+    async resolve(raw, intent = 'read', ropts = {}) {
+      const path = checkedPath(raw, intent, ropts.unchecked === true ? null : gate);
       const lexical = path === '/' ? opts.root : join(opts.root, path);
-      if (opts.followExternalSymlinks) return finish({ path, real: lexical, lexical }, await translatedResolve(lexical), intent);
+      if (opts.followExternalSymlinks) return finish({ path, real: lexical, lexical, resolved: await translatedResolve(lexical) }, intent);
       const resolved = await translatedResolve(lexical);
       const real = path === '/' ? realRoot : join(await translatedResolve(dirname(lexical)), basename(lexical));
       if (!inside(resolved) || (path !== '/' && !inside(dirname(real)))) throw new AppError('forbidden');
-      return finish({ path, real, lexical }, resolved, intent);
+      return finish({ path, real, lexical, resolved }, intent);
     },
   };
-  const finish = (t: Target, resolved: string, intent: Intent): Target => {
-    if (hidden.hides(resolved) || hidden.hides(t.real)) throw refuse(intent);
+  const finish = (t: Target, intent: Intent): Target => {
+    if (hidden.hides(t.resolved) || hidden.hides(t.real)) throw refuse(intent);
     return t;
   };
   return gate;
 }
 
-function checkedPath(raw: string, intent: Intent, gate: PathGate): string {
+function checkedPath(raw: string, intent: Intent, gate: PathGate | null): string {
   if (raw.includes('\0')) throw new AppError('bad_request', 'invalid path');
   const path = cleanPath(raw);
   if (hasTempComponent(path)) throw refuse(intent);
-  if (!gate.allows(path)) throw new AppError('forbidden');
+  if (gate && !gate.allows(path)) throw new AppError('forbidden');
   return path;
 }
 

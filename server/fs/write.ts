@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import type { BigIntStats } from 'node:fs';
+import { chmod, chown, lstat, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { type Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AppError } from '../errors';
+import { errnoCode, fsError } from './fs-error';
+import { TEMP_PREFIX } from './hidden';
+import type { Target } from './scope';
+
+/** Modes for what a write creates (settings.fileMode / dirMode, api.md §5.8; umask applies). */
+export interface CreateModes {
+  fileMode: number;
+  dirMode: number;
+}
+
+export interface WriteOptions extends CreateModes {
+  /** Test seam: the stream that receives the bytes for the temporary file (default: the file). */
+  sink?: (fh: FileHandle) => Writable;
+}
+
+/** A fresh temporary sibling name beside `path` (hidden from every listing by TEMP_PREFIX). */
+export function tempSibling(path: string): string {
+  return join(dirname(path), `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
+}
+
+async function lstatOrNull(path: string): Promise<BigIntStats | null> {
+  try {
+    return await lstat(path, { bigint: true });
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/** fsyncs a directory so a rename in it survives a power cut; some filesystems refuse, harmlessly. */
+export async function syncDir(dir: string): Promise<void> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(dir, 'r');
+    await fh.sync();
+  } catch {
+    // The rename already happened; durability is best effort where directories cannot be synced.
+  } finally {
+    await fh?.close();
+  }
+}
+
+/** Keeps the replaced file's mode exactly and, when we may, its owner. */
+async function keepIdentity(tmp: string, old: BigIntStats): Promise<void> {
+  await chmod(tmp, Number(old.mode) & 0o7777);
+  try {
+    await chown(tmp, Number(old.uid), Number(old.gid));
+  } catch {
+    // Only root may give files away; an unprivileged server keeps its own ownership.
+  }
+}
+
+/** Writes all of `chunk`: a single write(2) may take only part of it. */
+async function writeAll(fh: FileHandle, chunk: Buffer): Promise<void> {
+  for (let done = 0; done < chunk.length; ) {
+    const { bytesWritten } = await fh.write(chunk, done, chunk.length - done);
+    done += bytesWritten;
+  }
+}
+
+/** A Writable over an open file handle that leaves closing to the caller. */
+function handleSink(fh: FileHandle): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      writeAll(fh, chunk).then(() => callback(), callback);
+    },
+  });
+}
+
+async function fill(tmp: string, body: Readable, opts: WriteOptions & { mode: number }): Promise<void> {
+  const fh = await open(tmp, 'wx', opts.mode);
+  try {
+    const sink = opts.sink?.(fh) ?? handleSink(fh);
+    await pipeline(body, sink);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Writes a request body to a gated file atomically (api.md §3.6 step 4, §14): parents are created
+ * (dirMode), the bytes go to a hidden temporary sibling that is fsynced and renamed over the
+ * target, keeping an existing file's mode. A body that fails halfway, a full disk or a crash
+ * leave the old file untouched and no temporary behind. Returns the final stat (for the ETag).
+ */
+export async function writeFileAtomic(target: Target, body: Readable, opts: WriteOptions): Promise<BigIntStats> {
+  // An in-scope symlink is written through: its (already confined) target receives the bytes.
+  const dest = target.resolved;
+  try {
+    await mkdir(dirname(dest), { recursive: true, mode: opts.dirMode });
+    const old = await lstatOrNull(dest);
+    if (old?.isDirectory()) throw new AppError('bad_request', `cannot upload to a directory ${basename(target.path)}`);
+    const tmp = tempSibling(dest);
+    try {
+      await fill(tmp, body, { ...opts, mode: old ? 0o600 : opts.fileMode });
+      if (old) await keepIdentity(tmp, old);
+      await rename(tmp, dest);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    await syncDir(dirname(dest));
+    return await stat(dest, { bigint: true });
+  } catch (err) {
+    body.resume();
+    throw fsError(err);
+  }
+}
+
+/** mkdir -p of a gated directory with dirMode; an existing directory is fine, a file is 409. */
+export async function makeDirectory(target: Target, dirMode: number): Promise<void> {
+  try {
+    await mkdir(target.resolved, { recursive: true, mode: dirMode });
+  } catch (err) {
+    throw fsError(err);
+  }
+}
+
+/**
+ * Removes a gated path recursively without following symlinks (a link is removed, never what
+ * it points to). Refuses (403) when the server's own files lie below it.
+ */
+export async function removeTree(target: Target, guards: (real: string) => boolean): Promise<void> {
+  if (guards(target.real) || guards(target.resolved)) throw new AppError('forbidden');
+  try {
+    await lstat(target.real);
+    await rm(target.real, { recursive: true, force: false, maxRetries: 2 });
+  } catch (err) {
+    throw fsError(err);
+  }
+}

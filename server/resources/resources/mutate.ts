@@ -1,0 +1,106 @@
+import { lstat, rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { AppError } from '../../errors';
+import { statTarget } from '../../fs/info';
+import { cleanPath, isWithin } from '../../fs/paths';
+import type { PathGate, Target } from '../../fs/scope';
+import { etagOf } from '../../fs/stat-format';
+import { walk } from '../../fs/walk';
+import { makeDirectory, removeTree, writeFileAtomic } from '../../fs/write';
+import type { UserRecord } from '../../state/schema';
+import { gateOf, hookContext, modesOf, type ResourcesDeps } from './context';
+
+async function exists(target: Target): Promise<boolean> {
+  try {
+    await lstat(target.real);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface CreateRequest {
+  /** The raw request path; a trailing '/' creates a directory. */
+  raw: string;
+  override: boolean;
+  body: Readable;
+}
+
+/**
+ * POST /api/resources{p} (§3.6): a trailing '/' makes the directory (mkdir -p); otherwise the
+ * body becomes the file, atomically. Returns the file's ETag, or undefined for a directory.
+ */
+export async function createResource(deps: ResourcesDeps, user: UserRecord, req: CreateRequest): Promise<string | undefined> {
+  if (!user.perm.create) throw new AppError('forbidden');
+  const gate = await gateOf(deps, user);
+  const target = await gate.resolve(req.raw, 'write');
+  const modes = modesOf(deps);
+  const ctx = hookContext(gate, user, { file: target });
+  if (req.raw.endsWith('/')) {
+    await deps.hooks.around('upload', ctx, () => makeDirectory(target, modes.dirMode));
+    return undefined;
+  }
+  const existed = await exists(target);
+  if (existed) {
+    if (!req.override) throw new AppError('exists');
+    if (!user.perm.modify) throw new AppError('forbidden');
+    if ((await statTarget(target)).effective.isDirectory()) throw new AppError('bad_request', 'cannot upload to a directory');
+    await deps.previews?.invalidate(target.lexical);
+  }
+  try {
+    const s = await deps.hooks.around('upload', ctx, () => writeFileAtomic(target, req.body, modes));
+    return etagOf(s);
+  } catch (err) {
+    // A new file whose after-hook failed is removed (§3.6 step 5); an old file keeps its new bytes.
+    if (!existed) await rm(target.resolved, { force: true });
+    throw err;
+  }
+}
+
+/** PUT /api/resources{p} (§3.7): replaces an existing file atomically; returns its ETag. */
+export async function saveResource(deps: ResourcesDeps, user: UserRecord, req: { raw: string; body: Readable }): Promise<string> {
+  if (!user.perm.modify) throw new AppError('forbidden');
+  const gate = await gateOf(deps, user);
+  const target = await gate.resolve(req.raw, 'write');
+  if (req.raw.endsWith('/')) throw new AppError('method_not_allowed');
+  const s = await statTarget(target);
+  if (s.dangling) throw new AppError('not_found');
+  if (s.effective.isDirectory()) throw new AppError('bad_request', 'cannot upload to a directory');
+  const ctx = hookContext(gate, user, { file: target });
+  const written = await deps.hooks.around('save', ctx, () => writeFileAtomic(target, req.body, modesOf(deps)));
+  return etagOf(written);
+}
+
+/** §6.3: with rules, every path below `target` must be allowed (dotfiles aside), else 403. */
+export async function checkDescendants(gate: PathGate, target: Target, mapped?: (path: string) => string): Promise<void> {
+  if (!gate.hasRules) return;
+  const ok = (p: string): boolean => gate.descendantAllows(p) && (mapped === undefined || gate.descendantAllows(mapped(p)));
+  if (!ok(target.path)) throw new AppError('forbidden');
+  for await (const e of walk(gate, target, { unchecked: true })) {
+    if (!ok(e.path)) throw new AppError('forbidden');
+  }
+}
+
+/** Removes the user's own shares of `path` and below it, on a '/' boundary (§3.8 step 4). */
+export async function dropSharesBelow(deps: ResourcesDeps, user: UserRecord, path: string): Promise<void> {
+  const root = cleanPath(path);
+  const below = (p: string): boolean => isWithin(root, cleanPath(p));
+  if (!deps.store.data().shares.some((s) => s.userID === user.id && below(s.path))) return;
+  await deps.store.update((db) => {
+    db.shares = db.shares.filter((s) => s.userID !== user.id || !below(s.path));
+  });
+}
+
+/** DELETE /api/resources{p} (§3.8). */
+export async function deleteResource(deps: ResourcesDeps, user: UserRecord, raw: string): Promise<void> {
+  if (cleanPath(raw) === '/' || !user.perm.delete) throw new AppError('forbidden');
+  const gate = await gateOf(deps, user);
+  const target = await gate.resolve(raw, 'write');
+  const s = await statTarget(target);
+  if (s.own.isDirectory()) await checkDescendants(gate, target);
+  // Upstream only logs a failed share cleanup: it must not keep the delete from happening.
+  await dropSharesBelow(deps, user, target.path).catch(() => undefined);
+  await deps.previews?.invalidate(target.lexical);
+  const ctx = hookContext(gate, user, { file: target });
+  await deps.hooks.around('delete', ctx, () => removeTree(target, (p) => gate.guards(p)));
+}

@@ -1,0 +1,86 @@
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { RecursiveEntry, Resource } from '../../contract/resource';
+import { AppError } from '../../errors';
+import { checksumAlgorithm, checksumOf } from '../../fs/checksum';
+import { fileInfo, readTextContent, type FileInfo } from '../../fs/info';
+import { listDirectory } from '../../fs/listing';
+import { baseName, parentPath } from '../../fs/paths';
+import type { PathGate, Target } from '../../fs/scope';
+import { rfc3339Nano } from '../../fs/stat-format';
+import { subtitleFinder } from '../../fs/subtitles';
+import { walk } from '../../fs/walk';
+import type { UserRecord } from '../../state/schema';
+import { gateOf, type ResourcesDeps } from './context';
+
+/** The three answers of GET /api/resources (api.md §3.4). */
+export type GetResult =
+  | { kind: 'json'; body: Resource }
+  | { kind: 'status'; status: 202 }
+  | { kind: 'bytes'; stream: Readable };
+
+export interface GetRequest {
+  raw: string;
+  checksum?: string | undefined;
+  /** Header `X-Encoding: true` (the UI sends it for .csv files). */
+  xEncoding: boolean;
+}
+
+interface Found {
+  gate: PathGate;
+  info: FileInfo;
+  target: Target;
+}
+
+async function directoryResource(deps: ResourcesDeps, user: UserRecord, { gate, info, target }: Found): Promise<Resource> {
+  const sniff = deps.config.typeDetectionByHeader ? 'unknown' : 'off';
+  const listing = await listDirectory(gate, target, { modify: true, sniff, sorting: user.sorting });
+  return { ...listing, sorting: { by: user.sorting.by, asc: user.sorting.asc }, ...info };
+}
+
+async function fileResource(user: UserRecord, { gate, info, target }: Found): Promise<Resource> {
+  if (info.type === 'video') {
+    const parent = await gate.resolve(parentPath(target.path));
+    const subs = await subtitleFinder(gate, parent).forVideo(baseName(target.path));
+    if (subs.length > 0) info.subtitles = subs;
+  }
+  if ((info.type === 'text' || info.type === 'textImmutable') && user.perm.download) {
+    const content = await readTextContent(target);
+    if (content !== '') info.content = content;
+  }
+  return info;
+}
+
+/** GET /api/resources{p}: listing, file info, checksum or raw bytes for X-Encoding (§3.4). */
+export async function getResource(deps: ResourcesDeps, user: UserRecord, opts: GetRequest): Promise<GetResult> {
+  const gate = await gateOf(deps, user);
+  const found = { gate, ...(await fileInfo(gate, opts.raw, { modify: user.perm.modify, sniff: 'full' })) };
+  if (found.info.isDir) return { kind: 'json', body: await directoryResource(deps, user, found) };
+  if (opts.xEncoding) {
+    if (!user.perm.download) return { kind: 'status', status: 202 };
+    if (found.info.type === 'text') return { kind: 'bytes', stream: createReadStream(found.target.resolved) };
+  }
+  if (opts.checksum !== undefined) {
+    if (!user.perm.download) return { kind: 'status', status: 202 };
+    const algo = checksumAlgorithm(opts.checksum);
+    return { kind: 'json', body: { ...found.info, checksums: { [algo]: await checksumOf(found.target, algo) } } };
+  }
+  return { kind: 'json', body: await fileResource(user, found) };
+}
+
+/**
+ * GET /api/resources/recursive{p} (§3.5): every entry below a directory, depth-first in name
+ * order; `null` when the client went away (nothing is written then).
+ */
+export async function recursiveListing(deps: ResourcesDeps, user: UserRecord, req: { raw: string; signal: AbortSignal }): Promise<RecursiveEntry[] | null> {
+  const { raw, signal } = req;
+  const gate = await gateOf(deps, user);
+  const found = await fileInfo(gate, raw, { modify: true, sniff: 'off' });
+  if (!found.info.isDir) throw new AppError('bad_request', 'path is not a directory');
+  const out: RecursiveEntry[] = [];
+  for await (const e of walk(gate, found.target, { signal })) {
+    out.push({ path: e.path, name: baseName(e.path), size: Number(e.stat.size), modified: rfc3339Nano(e.stat.mtimeNs), isDir: e.stat.isDirectory() });
+  }
+  return signal.aborted ? null : out;
+}
+

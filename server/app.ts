@@ -18,6 +18,11 @@ import { rawRoutes } from './resources/raw/routes';
 import { createRawService } from './resources/raw/service';
 import { searchRoutes } from './resources/search/routes';
 import { createSearchService } from './resources/search/service';
+import { createHookRunner } from './hooks/hooks';
+import { resourcesRoutes } from './resources/resources/routes';
+import { createResourcesService } from './resources/resources/service';
+import { usageRoutes } from './resources/usage/routes';
+import { createUsageService } from './resources/usage/service';
 import { settingsRoutes } from './resources/settings/routes';
 import { createSettingsService } from './resources/settings/service';
 import { usersRoutes } from './resources/users/routes';
@@ -82,6 +87,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const gates = await createGateFactory(deps.config);
   const raw = createRawService({ gates, store: deps.store, workerSource: archiveWorkerSource(deps.assets) });
   const search = createSearchService({ gates, store: deps.store });
+  // Event hooks (api.md §9) run only with exec enabled; settings are read at each operation.
+  const hooks = createHookRunner({ enabled: deps.config.enableExec, settings: () => deps.store.data().settings, env: deps.env ?? {} });
+  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks });
+  const usage = createUsageService({ store: deps.store, gates });
 
   // Public routes.
   app.register(healthRoutes);
@@ -96,6 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signedIn.register(settingsRoutes, { settings });
     signedIn.register(rawRoutes, { raw });
     signedIn.register(searchRoutes, { search });
+    signedIn.register(resourcesRoutes, { resources });
+    signedIn.register(usageRoutes, { usage });
   });
 
   await app.ready();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   apiPaths, crumbs, encodePath, filesPath, folderOf, joinPath, loginPath, parentPath,
-  resourcePathFromLocation, safeRedirect, sharePath, signupPath, stripBase, userEditPath, withBase,
+  resourcePathFromLocation, safeRedirect, shareFromLocation, sharePath, signupPath, stripBase, userEditPath,
+  withBase, withQuery,
 } from './paths';
 
 describe('encodePath', () => {
@@ -28,6 +29,12 @@ describe('app paths', () => {
     [sharePath('Ab3_x', '/sub dir/'), '/share/Ab3_x/sub%20dir/'],
     [apiPaths.resources('/a#b/'), '/api/resources/a%23b/'],
     [apiPaths.usage('/'), '/api/usage/'],
+    [apiPaths.share('a-b_c'), '/api/share/a-b_c'],
+    [apiPaths.publicShare('h1', '/x y/'), '/api/public/share/h1/x%20y/'],
+    [apiPaths.publicDownload('h1', '/'), '/api/public/dl/h1/'],
+    [withQuery('/api/public/dl/h1/', { algo: 'zip', token: undefined, inline: '' }), '/api/public/dl/h1/?algo=zip'],
+    [withQuery('/x', { token: 'a+b/c' }), '/x?token=a%2Bb%2Fc'],
+    [withQuery('/x', {}), '/x'],
     [withBase('/fb', apiPaths.raw('/x y')), '/fb/api/raw/x%20y'],
   ])('builds %s', (actual, expected) => {
     expect(actual).toBe(expected);
@@ -56,6 +63,17 @@ describe('resourcePathFromLocation', () => {
     ['/files/bad%E0%A4%A', '', '/bad%E0%A4%A'],
   ])('%s (base %s) is %s', (pathname, base, expected) => {
     expect(resourcePathFromLocation(pathname, base)).toBe(expected);
+  });
+});
+
+describe('shareFromLocation', () => {
+  it.each([
+    ['/share/Ab3_x', '', { hash: 'Ab3_x', path: '/' }],
+    ['/share/Ab3_x/', '', { hash: 'Ab3_x', path: '/' }],
+    ['/fb/share/Ab3_x/sub%20dir/a%23b.txt', '/fb', { hash: 'Ab3_x', path: '/sub dir/a#b.txt' }],
+    ['/share/h/d/', '', { hash: 'h', path: '/d/' }],
+  ])('%s (base %s) is %j', (pathname, base, expected) => {
+    expect(shareFromLocation(pathname, base)).toEqual(expected);
   });
 });
 

@@ -51,6 +51,14 @@ export function errorPath(status: ErrorStatus): string {
   return `/${status}`;
 }
 
+/** The hash and the sub-path of a raw `/share/<hash>/...` pathname, segments decoded one by one. */
+export function shareFromLocation(pathname: string, base: string): { hash: string; path: string } {
+  const inApp = stripBase(pathname, base) ?? pathname;
+  const [hash = '', ...rest] = inApp.replace(/^\/share\/?/, '').split('/');
+  const path = `/${rest.map(decodeSegment).join('/')}`;
+  return { hash: decodeSegment(hash), path };
+}
+
 /** Strips the base URL from a raw pathname; null when the pathname lies outside the base. */
 export function stripBase(pathname: string, base: string): string | null {
   if (!base) return pathname;
@@ -107,6 +115,16 @@ export function crumbs(path: string): Crumb[] {
   return names.map((name, i) => ({ name, path: `/${names.slice(0, i + 1).join('/')}/` }));
 }
 
+/** `path` with the defined, non-empty parameters as a query string. */
+export function withQuery(path: string, params: Record<string, string | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value) query.set(key, value);
+  }
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
 /** API paths, without the base URL. */
 export const apiPaths = {
   login: '/api/login',
@@ -115,7 +133,13 @@ export const apiPaths = {
   resources: (path: string): string => `/api/resources${encodePath(path)}`,
   usage: (path: string): string => `/api/usage${encodePath(path)}`,
   raw: (path: string): string => `/api/raw${encodePath(path)}`,
+  users: '/api/users',
   user: (id: number): string => `/api/users/${id}`,
+  settings: '/api/settings',
+  shares: '/api/shares',
+  share: (hash: string): string => `/api/share/${encodeURIComponent(hash)}`,
+  publicShare: (hash: string, path: string): string => `/api/public/share/${encodeURIComponent(hash)}${encodePath(path)}`,
+  publicDownload: (hash: string, path: string): string => `/api/public/dl/${encodeURIComponent(hash)}${encodePath(path)}`,
 } as const;
 
 /** An absolute URL path for links the browser follows itself (downloads, static files). */

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch, useSearchParams } from 'wouter';
 import { usePathname, useSearch } from 'wouter/use-browser-location';
 import type { TokenUser } from './api/types';
+import { ErrorBoundary } from './components/error-boundary';
 import { Spinner } from './components/spinner';
 import { Layout, type LayoutVariant } from './features/layout/layout';
 import type { Messages } from './i18n/locales';
@@ -22,7 +23,12 @@ function page<P extends object, K extends string>(
 
 const LoginPage = page(() => import('./features/login/login-page'), 'LoginPage');
 const FilesPage = page(() => import('./features/listing/files-page'), 'FilesPage');
+const SharePage = page(() => import('./features/share-page/share-page'), 'SharePage');
 const ProfilePage = page(() => import('./features/settings/profile-page'), 'ProfilePage');
+const SharesPage = page(() => import('./features/settings/shares-page'), 'SharesPage');
+const GlobalPage = page(() => import('./features/settings/global-page'), 'GlobalPage');
+const UsersPage = page(() => import('./features/settings/users-page'), 'UsersPage');
+const UserPage = page(() => import('./features/settings/user-page'), 'UserPage');
 const ErrorPage = page(() => import('./features/errors/error-page'), 'ErrorPage');
 
 /** Who may open a page: anyone, only signed-out visitors, signed-in users, or by permission. */
@@ -40,7 +46,12 @@ interface PageRoute {
 export const PAGES: readonly PageRoute[] = [
   { path: '/login', title: 'login', access: 'guest', layout: 'bare', render: () => <LoginPage /> },
   { path: '/files/*', title: 'files', access: 'user', layout: 'shell', render: () => <FilesPage /> },
+  { path: '/share/*', title: 'share', access: 'public', layout: 'shell', render: () => <SharePage /> },
   { path: '/settings/profile', title: 'profile', access: 'user', layout: 'shell', render: () => <ProfilePage /> },
+  { path: '/settings/shares', title: 'shares', access: 'share', layout: 'shell', render: () => <SharesPage /> },
+  { path: '/settings/global', title: 'global', access: 'admin', layout: 'shell', render: () => <GlobalPage /> },
+  { path: '/settings/users', title: 'users', access: 'admin', layout: 'shell', render: () => <UsersPage /> },
+  { path: '/settings/users/:id', title: 'user', access: 'admin', layout: 'shell', render: () => <UserPage /> },
   { path: '/403', title: 'forbidden', access: 'public', layout: 'header', render: () => <ErrorPage status={403} /> },
   { path: '/404', title: 'notFound', access: 'public', layout: 'header', render: () => <ErrorPage status={404} /> },
   { path: '/500', title: 'internal', access: 'public', layout: 'header', render: () => <ErrorPage status={500} /> },
@@ -76,7 +87,9 @@ function Guarded({ route }: { route: PageRoute }) {
   }
   return (
     <Layout variant={route.layout} showUsage={route.path === '/files/*'}>
-      <Suspense fallback={<Spinner label={t('app.loading')} />}>{route.render()}</Suspense>
+      <ErrorBoundary resetKey={fullPath}>
+        <Suspense fallback={<Spinner label={t('app.loading')} />}>{route.render()}</Suspense>
+      </ErrorBoundary>
     </Layout>
   );
 }

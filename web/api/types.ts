@@ -1,6 +1,6 @@
 // The wire shapes web/api returns, in one place. Users come from server/contract/; FileInfo,
-// Listing (api.md §4.3) and DiskUsage (§4.4) are not in server/contract/ yet and mirror the spec
-// field for field here, to be swapped for `import type` when the resources contract lands.
+// Listing (api.md §4.3), DiskUsage and Share (§4.4) are not in server/contract/ yet and mirror the
+// spec field for field here, to be swapped for `import type` when those contracts land.
 import type { UserView } from '@contract/user';
 
 /** The `user` claim of the token (api.md §2.2): the API's user without the fields a token omits. */
@@ -36,3 +36,16 @@ export interface DiskUsage {
   total: number;
   used: number;
 }
+
+/** A share link as the API shows it (api.md §3.15): never its password hash or token. */
+export interface Share {
+  hash: string;
+  path: string;
+  userID: number;
+  /** Unix seconds; 0 = permanent. */
+  expire: number;
+  hasPassword: boolean;
+}
+
+/** A shared file or folder (api.md §3.16); `token` authorises downloads of protected links. */
+export type PublicResource = Resource & { token?: string };

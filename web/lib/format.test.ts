@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatSize, usedPercent } from './format';
+import { formatDateTime, formatRelative, formatSize, usedPercent } from './format';
 
 describe('formatSize', () => {
   it.each([
@@ -37,5 +37,19 @@ describe('usedPercent', () => {
     [10, 0, 0],
   ])('%d of %d is %d%%', (used, total, expected) => {
     expect(usedPercent(used, total)).toBe(expected);
+  });
+});
+
+describe('formatRelative', () => {
+  const now = 1_700_000_000_000;
+  it.each([
+    [1_700_000_000 + 3 * 3600, 'en', 'in 3 hours'],
+    [1_700_000_000 - 2 * 86_400, 'en', '2 days ago'],
+    [1_700_000_000 + 90, 'en', 'in 2 minutes'],
+    [1_700_000_000, 'en', 'now'],
+    [1_700_000_000 + 86_400, 'de', 'morgen'],
+    [1_700_000_000 + 400 * 86_400, 'en', 'next year'],
+  ])('%i is "%s" in %s', (when, lang, expected) => {
+    expect(formatRelative(when, now, lang)).toBe(expected);
   });
 });

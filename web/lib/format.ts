@@ -28,3 +28,19 @@ export function usedPercent(used: number, total: number): number {
   if (total <= 0) return 0;
   return Math.min(100, Math.max(0, Math.round((used / total) * 100)));
 }
+
+const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 31_536_000],
+  ['month', 2_592_000],
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/** A moment relative to now in the locale's words ("in 3 hours", "2 days ago"). */
+export function formatRelative(unixSeconds: number, nowMs: number, lang: string): string {
+  const delta = unixSeconds - Math.round(nowMs / 1000);
+  const [unit, size] = RELATIVE_STEPS.find(([, s]) => Math.abs(delta) >= s) ?? ['second', 1];
+  return new Intl.RelativeTimeFormat(lang, { numeric: 'auto' }).format(Math.round(delta / size), unit);
+}

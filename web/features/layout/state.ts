@@ -1,6 +1,7 @@
 import { atom } from 'jotai';
-import { loadable } from 'jotai/utils';
+import { unwrap } from 'jotai/utils';
 import { getUsage } from '../../api/resources';
+import type { DiskUsage } from '../../api/types';
 import { folderOf } from '../../paths';
 import { reloadAtom, requestAtom } from '../../state/request';
 
@@ -12,11 +13,13 @@ const usageFolderAtom = atom((get) => {
   return path ? folderOf(path) : '';
 });
 
-const usageAtom = atom(async (get) => {
+const usageAtom = atom(async (get): Promise<DiskUsage | null> => {
   const folder = get(usageFolderAtom);
   get(reloadAtom);
-  return folder ? getUsage(folder) : null;
+  if (!folder) return null;
+  // The bar is a hint: when usage cannot be read the sidebar simply goes without it.
+  return getUsage(folder).catch(() => null);
 });
 
-/** Disk usage of the volume of the current folder: loading, data (null off the files route) or error. */
-export const usageLoadableAtom = loadable(usageAtom);
+/** Disk usage of the volume of the current folder; null while loading, off the files route or on failure. */
+export const usageValueAtom = unwrap(usageAtom, (previous) => previous ?? null);

@@ -2,14 +2,14 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { currentLang } from '../../i18n';
 import { formatSize, usedPercent } from '../../lib/format';
-import { usageLoadableAtom } from './state';
+import { usageValueAtom } from './state';
 
 /** 'X of Y used' with a bar, for the volume of the folder on screen. */
 export function UsageBar() {
   const { t } = useTranslation();
-  const usage = useAtomValue(usageLoadableAtom);
-  if (usage.state !== 'hasData' || !usage.data || usage.data.total <= 0) return null;
-  const { used, total } = usage.data;
+  const usage = useAtomValue(usageValueAtom);
+  if (!usage || usage.total <= 0) return null;
+  const { used, total } = usage;
   const lang = currentLang();
   const text = t('sidebar.usage', { used: formatSize(used, lang), total: formatSize(total, lang) });
   const percent = usedPercent(used, total);

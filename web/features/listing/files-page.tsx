@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next';
 import type { Listing as ListingData, Resource } from '../../api/types';
 import { ErrorMessage } from '../../components/error-message';
 import { Spinner } from '../../components/spinner';
-import { folderOf } from '../../paths';
-import { Breadcrumbs } from './breadcrumbs';
+import { Breadcrumbs } from '../../components/breadcrumbs';
+import { filesPath, folderOf } from '../../paths';
 import { FileDetails } from './file-details';
 import { Listing } from './listing';
 import { useFilesRequest } from './use-files-request';
@@ -40,7 +40,7 @@ export function FilesPage() {
   else body = <Spinner label={t('app.loading')} />;
   return (
     <div className="files">
-      <Breadcrumbs path={folderOf(path)} />
+      <Breadcrumbs path={folderOf(path)} label={t('listing.breadcrumbs')} rootLabel={t('listing.root')} hrefFor={filesPath} />
       {body}
     </div>
   );

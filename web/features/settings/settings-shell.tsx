@@ -5,10 +5,11 @@ import { Link, useLocation } from 'wouter';
 import { settingsPath, type SettingsTab } from '../../paths';
 import { userAtom } from '../../state/session';
 
-// Tabs of the settings screens built so far; Share Management ('share'), Global Settings and
-// User Management ('admin') join this table with their screens.
-const TABS: { tab: SettingsTab; title: 'profile'; needs: 'none' | 'share' | 'admin' }[] = [
+const TABS: { tab: SettingsTab; title: 'profile' | 'shares' | 'global' | 'users'; needs: 'none' | 'share' | 'admin' }[] = [
   { tab: 'profile', title: 'profile', needs: 'none' },
+  { tab: 'shares', title: 'shares', needs: 'share' },
+  { tab: 'global', title: 'global', needs: 'admin' },
+  { tab: 'users', title: 'users', needs: 'admin' },
 ];
 
 /** The settings tabs of product.md §2 'Settings shell', each shown by permission. */

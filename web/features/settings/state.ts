@@ -13,6 +13,6 @@ export interface ProfileChoices {
 export const saveProfileAtom = atom(null, async (get, set, choices: ProfileChoices) => {
   const user = get(userAtom);
   if (!user) return;
-  await updateUser(user.id, ['locale', 'hideDotfiles', 'singleClick', 'dateFormat'], choices);
+  await updateUser({ id: user.id, which: ['locale', 'hideDotfiles', 'singleClick', 'dateFormat'], data: choices });
   await set(renewAtom);
 });

@@ -1,0 +1,13 @@
+import type { SettingsInput, SettingsView } from '@contract/settings';
+import { apiPaths } from '../paths';
+import { fetchJson, jsonBody, request } from './http';
+
+/** GET /api/settings (admin only). */
+export async function getSettings(): Promise<SettingsView> {
+  return fetchJson<SettingsView>(apiPaths.settings);
+}
+
+/** PUT /api/settings with the whole settings object (missing fields would become zero values). */
+export async function saveSettings(settings: SettingsInput): Promise<void> {
+  await request(apiPaths.settings, jsonBody(settings, 'PUT'));
+}

@@ -1,0 +1,22 @@
+import { apiPaths } from '../paths';
+import { fetchJson, request } from './http';
+import type { PublicResource, Share } from './types';
+
+/** GET /api/shares: the caller's links (every link for admins). */
+export async function listShares(): Promise<Share[]> {
+  return fetchJson<Share[]>(apiPaths.shares);
+}
+
+/** DELETE /api/share/{hash}. */
+export async function deleteShare(hash: string): Promise<void> {
+  await request(apiPaths.share(hash), { method: 'DELETE' });
+}
+
+/**
+ * GET /api/public/share/{hash}{path}: a shared file or folder; `password` travels URL-encoded in
+ * X-SHARE-PASSWORD (api.md §3.16), 401 means it is needed or wrong.
+ */
+export async function getPublicShare(hash: string, path: string, password: string): Promise<PublicResource> {
+  const headers = password ? { 'X-SHARE-PASSWORD': encodeURIComponent(password) } : undefined;
+  return fetchJson<PublicResource>(apiPaths.publicShare(hash, path), { headers });
+}

@@ -1,0 +1,26 @@
+import type { PermissionsWire } from '@contract/user';
+import { useTranslation } from 'react-i18next';
+import type { PermissionKey } from './use-user-form';
+
+const ORDER: PermissionKey[] = ['admin', 'create', 'delete', 'download', 'modify', 'rename', 'share', 'execute'];
+
+/** The eight permission boxes; the others are disabled while administrator is ticked. */
+export function PermissionsFieldset({ perm, onChange }: { perm: PermissionsWire; onChange: (key: PermissionKey, on: boolean) => void }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="fieldset">
+      <legend>{t('users.permissions')}</legend>
+      {ORDER.map((key) => (
+        <label key={key} className="checkbox">
+          <input
+            type="checkbox"
+            checked={perm[key]}
+            disabled={key !== 'admin' && perm.admin}
+            onChange={(e) => onChange(key, e.target.checked)}
+          />
+          <span>{t(`perms.${key}`)}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}

@@ -1,0 +1,47 @@
+import type { PermissionsWire } from '@contract/user';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { errorKind, statusOf } from '../../lib/errors';
+import { userEditPath } from '../../paths';
+import { editedUserAtom, saveUserAtom, type EditedUser } from './users-state';
+
+export type PermissionKey = keyof PermissionsWire;
+
+/** The user edit form's values, the admin rule of product.md §4 and saving. */
+export function useUserForm(id: string) {
+  const { t } = useTranslation();
+  const initial = useAtomValue(editedUserAtom(id));
+  const save = useSetAtom(saveUserAtom);
+  const [, navigate] = useLocation();
+  const [user, setUser] = useState<EditedUser>(initial);
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [status, setStatus] = useState('');
+  const isNew = id === 'new';
+
+  const setField = <K extends keyof EditedUser>(key: K, value: EditedUser[K]): void =>
+    setUser((u) => ({ ...u, [key]: value }));
+
+  // Ticking administrator grants every permission and unlocks the password (product.md §4).
+  const setPermission = (key: PermissionKey, on: boolean): void =>
+    setUser((u) => {
+      if (key !== 'admin') return { ...u, perm: { ...u.perm, [key]: on } };
+      if (!on) return { ...u, perm: { ...u.perm, admin: false } };
+      const all = Object.fromEntries(Object.keys(u.perm).map((k) => [k, true])) as PermissionsWire;
+      return { ...u, perm: all, lockPassword: false };
+    });
+
+  const submit = async (): Promise<void> => {
+    try {
+      const savedId = await save({ id, data: user, currentPassword });
+      setStatus(isNew ? t('users.created') : t('users.updated'));
+      if (isNew) navigate(userEditPath(savedId), { replace: true });
+    } catch (error) {
+      const status = statusOf(error);
+      setStatus(status === 400 && error instanceof Error ? error.message : t(`errors.${errorKind(status)}`));
+    }
+  };
+
+  return { user, isNew, currentPassword, setCurrentPassword, setField, setPermission, status, submit };
+}

@@ -1,0 +1,48 @@
+import { atom } from 'jotai';
+import { HttpError } from '../../api/http';
+import { getPublicShare } from '../../api/shares';
+import type { PublicResource } from '../../api/types';
+import { statusOf } from '../../lib/errors';
+
+export interface ShareState {
+  /** `<hash>:<path>` of the request this state answers. */
+  key: string;
+  status: 'loading' | 'password' | 'error' | 'ready';
+  resource: PublicResource | null;
+  errorStatus: number;
+  /** A non-empty password was sent and refused (product.md §2, Share page). */
+  wrongPassword: boolean;
+}
+
+export const shareStateAtom = atom<ShareState>({ key: '', status: 'loading', resource: null, errorStatus: 0, wrongPassword: false });
+
+/** The password typed for a share, kept while browsing inside it. */
+const passwordAtom = atom({ hash: '', password: '' });
+
+/** Fetches the shared item at `path`, with the password given for this share if any. */
+export const loadShareAtom = atom(null, async (get, set, { hash, path }: { hash: string; path: string }) => {
+  const key = `${hash}:${path}`;
+  const saved = get(passwordAtom);
+  const password = saved.hash === hash ? saved.password : '';
+  set(shareStateAtom, { key, status: 'loading', resource: null, errorStatus: 0, wrongPassword: false });
+  try {
+    const resource = await getPublicShare(hash, path, password);
+    if (get(shareStateAtom).key === key) set(shareStateAtom, { key, status: 'ready', resource, errorStatus: 0, wrongPassword: false });
+  } catch (error) {
+    if (get(shareStateAtom).key !== key) return;
+    const needsPassword = error instanceof HttpError && error.status === 401;
+    set(shareStateAtom, {
+      key,
+      status: needsPassword ? 'password' : 'error',
+      resource: null,
+      errorStatus: statusOf(error),
+      wrongPassword: needsPassword && password !== '',
+    });
+  }
+});
+
+/** Remembers the password for `hash` and fetches again. */
+export const unlockShareAtom = atom(null, async (_get, set, input: { hash: string; path: string; password: string }) => {
+  set(passwordAtom, { hash: input.hash, password: input.password });
+  await set(loadShareAtom, input);
+});

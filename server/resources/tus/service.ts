@@ -1,0 +1,169 @@
+import { mkdir } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import type { Readable } from 'node:stream';
+import { AppError } from '../../errors';
+import { translated } from '../../fs/fs-error';
+import type { GateFactory } from '../../fs/gates';
+import { statTarget } from '../../fs/info';
+import { cleanPath } from '../../fs/paths';
+import type { PathGate, Target } from '../../fs/scope';
+import type { HookRunner } from '../../hooks/hooks';
+import type { UserRecord } from '../../state/schema';
+import type { Store } from '../../state/store';
+import { appendBody, sizeOf } from '../../tus/append';
+import { isOffsetContentType, parseUploadLength, parseUploadOffset } from '../../tus/protocol';
+import type { Upload, UploadOwner, UploadRegistry } from '../../tus/registry';
+import { renameIntoPlace } from '../../tus/temp-file';
+
+/** What the tus service needs; app.ts composes it. */
+export interface TusDeps {
+  store: Store;
+  gates: GateFactory;
+  hooks: HookRunner;
+  /** The unfinished uploads (its TTL is injectable for tests). */
+  registry: UploadRegistry;
+  /** Drops cached previews of a real path when an upload replaces a file (api.md §3.12). */
+  previews?: { invalidate(realPath: string): Promise<void> };
+  /**
+   * Told about what fails after an upload is complete and in place: `upload` hooks (ignored, as
+   * upstream does, api.md §9) and preview cache cleanup. Neither fails the upload.
+   */
+  report?: (err: unknown) => void;
+}
+
+export interface CreateUploadRequest {
+  /** The user path after `/api/tus`, as requested. */
+  raw: string;
+  override: boolean;
+  /** The `Upload-Length` header. */
+  length: string | string[] | undefined;
+}
+
+export interface AppendRequest {
+  raw: string;
+  contentType: string | undefined;
+  /** The `Upload-Offset` header. */
+  offset: string | string[] | undefined;
+  /** The declared body size, when the client sent one. */
+  contentLength: number | undefined;
+  body: Readable;
+}
+
+interface Located {
+  gate: PathGate;
+  target: Target;
+  owner: UploadOwner;
+}
+
+async function locate(deps: TusDeps, user: UserRecord, raw: string): Promise<Located> {
+  const gate = await deps.gates.forUser(user, deps.store.data().settings);
+  const target = await gate.resolve(raw, 'write');
+  const owner = { userId: user.id, target: target.resolved, confines: (real: string) => gate.confines(real) };
+  return { gate, target, owner };
+}
+
+async function found(deps: TusDeps, owner: UploadOwner): Promise<Upload> {
+  const upload = await deps.registry.find(owner);
+  if (!upload) throw new AppError('not_found');
+  return upload;
+}
+
+/** The last byte is there: into place, previews dropped, then the `upload` hooks (errors ignored). */
+async function complete(deps: TusDeps, user: UserRecord, done: { upload: Upload; at: Located }): Promise<void> {
+  const { upload, at } = done;
+  await renameIntoPlace(upload.temp, upload.target);
+  deps.registry.finish(upload);
+  await deps.previews?.invalidate(at.target.lexical).catch((err: unknown) => deps.report?.(err));
+  const ctx = { file: at.target.lexical, destination: at.gate.root, scope: user.scope, username: user.username };
+  await deps.hooks.around('upload', ctx, () => Promise.resolve()).catch((err: unknown) => deps.report?.(err));
+}
+
+/** POST: validates, checks the target, starts the upload; a zero-length one is complete at once. */
+async function createUpload(deps: TusDeps, user: UserRecord, req: CreateUploadRequest): Promise<void> {
+  if (!user.perm.create) throw new AppError('forbidden');
+  // Validated before anything on disk is touched (api.md §13 item 11).
+  const length = parseUploadLength(req.length);
+  const at = await locate(deps, user, req.raw);
+  await checkTarget(user, at.target, { raw: req.raw, override: req.override });
+  const { fileMode, dirMode } = modesOf(deps.store);
+  await translated(() => mkdir(dirname(at.target.resolved), { recursive: true, mode: dirMode }));
+  await deps.registry.sweep(dirname(at.target.resolved), at.owner.confines);
+  const upload = await deps.registry.create(at.owner, { length, mode: fileMode });
+  if (length === 0) await deps.registry.exclusive(upload, () => complete(deps, user, { upload, at }));
+}
+
+/** HEAD/GET: the offset and declared length of the user's unfinished upload to a path. */
+async function uploadStatus(deps: TusDeps, user: UserRecord, raw: string): Promise<{ offset: number; length: number }> {
+  if (!user.perm.create) throw new AppError('forbidden');
+  const at = await locate(deps, user, raw);
+  const upload = await found(deps, at.owner);
+  return deps.registry.exclusive(upload, async () => {
+    const offset = await sizeOf(upload.temp);
+    // Every byte there but not yet in place: a restart came between the last write and the rename.
+    if (offset >= upload.length) await complete(deps, user, { upload, at });
+    return { offset, length: upload.length };
+  });
+}
+
+/** PATCH: appends the body at the stated offset (§3.17 steps 1-8); returns the new offset. */
+async function appendUpload(deps: TusDeps, user: UserRecord, req: AppendRequest): Promise<number> {
+  if (!user.perm.create) throw new AppError('forbidden');
+  const at = await locate(deps, user, req.raw);
+  if (!isOffsetContentType(req.contentType)) throw new AppError('unsupported_media_type');
+  const offset = parseUploadOffset(req.offset);
+  const upload = await found(deps, at.owner);
+  return deps.registry.exclusive(upload, async () => {
+    if (offset > upload.length) throw new AppError('bad_request', `upload offset ${offset} exceeds declared length ${upload.length}`);
+    // tus 1.0: 409 when Upload-Offset differs from the bytes received so far.
+    if ((await sizeOf(upload.temp)) !== offset) throw new AppError('exists');
+    const room = upload.length - offset;
+    if (req.contentLength !== undefined && req.contentLength > room) throw new AppError('too_large');
+    const reached = offset + (await appendBody(upload.temp, { offset, room }, req.body));
+    if (reached === upload.length) await complete(deps, user, { upload, at });
+    return reached;
+  });
+}
+
+/** DELETE: aborts the user's unfinished upload; a file it would have replaced stays as it was. */
+async function abortUpload(deps: TusDeps, user: UserRecord, raw: string): Promise<void> {
+  if (cleanPath(raw) === '/' || !user.perm.delete) throw new AppError('forbidden');
+  const at = await locate(deps, user, raw);
+  const upload = await found(deps, at.owner);
+  await deps.registry.exclusive(upload, () => deps.registry.abort(upload));
+}
+
+/** The decisions of /api/tus (api.md §3.17 with the §14 changes); routes.ts only translates HTTP. */
+export function createTusService(deps: TusDeps) {
+  return {
+    /** POST: starts an upload (201 by the route). */
+    create: (user: UserRecord, req: CreateUploadRequest) => createUpload(deps, user, req),
+    /** HEAD/GET: offset and length. */
+    status: (user: UserRecord, raw: string) => uploadStatus(deps, user, raw),
+    /** PATCH: the new offset. */
+    append: (user: UserRecord, req: AppendRequest) => appendUpload(deps, user, req),
+    /** DELETE: aborts. */
+    abort: (user: UserRecord, raw: string) => abortUpload(deps, user, raw),
+  };
+}
+
+export type TusService = ReturnType<typeof createTusService>;
+
+/** POST checks of an existing target (§3.17 steps 3-4): a folder is 400, else override and modify. */
+async function checkTarget(user: UserRecord, target: Target, req: { raw: string; override: boolean }): Promise<void> {
+  const folder = `cannot upload to a directory ${basename(target.path) || '/'}`;
+  if (target.path === '/' || req.raw.endsWith('/')) throw new AppError('bad_request', folder);
+  const s = await statTarget(target).catch((err: unknown) => {
+    if (err instanceof AppError && err.code === 'not_found') return undefined;
+    throw err;
+  });
+  if (!s || s.dangling) return;
+  if (s.effective.isDirectory()) throw new AppError('bad_request', folder);
+  if (!req.override) throw new AppError('exists');
+  if (!user.perm.modify) throw new AppError('forbidden');
+}
+
+/** settings.fileMode / dirMode, with upstream's defaults for 0 (api.md §7). */
+function modesOf(store: Store): { fileMode: number; dirMode: number } {
+  const s = store.data().settings;
+  return { fileMode: s.fileMode || 0o640, dirMode: s.dirMode || 0o750 };
+}

@@ -1,0 +1,108 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createUploadRegistry, type UploadOwner, type UploadRegistry } from './registry';
+
+const TTL = 120;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let dir: string;
+let registry: UploadRegistry;
+
+function owner(name: string, over: Partial<UploadOwner> = {}): UploadOwner {
+  return { userId: 1, target: join(dir, name), confines: () => Promise.resolve(true), ...over };
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'filemgr-registry-'));
+  registry = createUploadRegistry({ ttlMs: TTL });
+});
+
+afterEach(async () => {
+  registry.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the upload registry', () => {
+  it('keeps an upload in a hidden file named after its key and length', async () => {
+    const upload = await registry.create(owner('a.bin'), { length: 42, mode: 0o640 });
+    expect(upload.temp).toBe(join(dir, `.filemgr-tmp-tus-${upload.key}-42`));
+    expect((await stat(upload.temp)).size).toBe(0);
+    expect(await registry.find(owner('a.bin'))).toBe(upload);
+  });
+
+  it('gives each user their own upload of the same target', async () => {
+    const mine = await registry.create(owner('a.bin'), { length: 1, mode: 0o640 });
+    expect(await registry.find(owner('a.bin', { userId: 2 }))).toBeUndefined();
+    const theirs = await registry.create(owner('a.bin', { userId: 2 }), { length: 1, mode: 0o640 });
+    expect(theirs.temp).not.toBe(mine.temp);
+  });
+
+  it('removes only the temporary file once the TTL passes in silence', async () => {
+    await writeFile(join(dir, 'a.bin'), 'original');
+    const upload = await registry.create(owner('a.bin'), { length: 10, mode: 0o640 });
+    await sleep(TTL * 3);
+    expect(await readdir(dir)).toEqual(['a.bin']);
+    expect(await readFile(join(dir, 'a.bin'), 'utf8')).toBe('original');
+    expect(upload.gone).toBe(true);
+    expect(await registry.find(owner('a.bin'))).toBeUndefined();
+  });
+
+  it('restarts the TTL with every request', async () => {
+    const upload = await registry.create(owner('a.bin'), { length: 10, mode: 0o640 });
+    for (let i = 0; i < 5; i++) {
+      await sleep(TTL / 2);
+      await registry.exclusive(upload, () => Promise.resolve());
+    }
+    expect(upload.gone).toBe(false);
+    expect((await readdir(dir)).length).toBe(1);
+  });
+
+  it('never expires an upload while a request is working on it', async () => {
+    const upload = await registry.create(owner('a.bin'), { length: 10, mode: 0o640 });
+    await registry.exclusive(upload, () => sleep(TTL * 3));
+    expect(upload.gone).toBe(false);
+    await sleep(TTL * 3);
+    expect(upload.gone).toBe(true);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('leaves the file when the folder no longer lies in the owner scope', async () => {
+    const upload = await registry.create(owner('a.bin', { confines: () => Promise.resolve(false) }), { length: 10, mode: 0o640 });
+    await sleep(TTL * 3);
+    expect(upload.gone).toBe(true);
+    expect(await readdir(dir)).toHaveLength(1);
+  });
+
+  it('runs requests on one upload one at a time, and refuses them once it is gone', async () => {
+    const upload = await registry.create(owner('a.bin'), { length: 10, mode: 0o640 });
+    const order: string[] = [];
+    const first = registry.exclusive(upload, async () => {
+      await sleep(30);
+      order.push('first');
+    });
+    const second = registry.exclusive(upload, () => registry.abort(upload).then(() => order.push('abort')));
+    const third = registry.exclusive(upload, () => Promise.resolve(order.push('third')));
+    await first;
+    await second;
+    await expect(third).rejects.toMatchObject({ code: 'not_found' });
+    expect(order).toEqual(['first', 'abort']);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('finds an upload on disk after a restart, and forgets one silent for longer than the TTL', async () => {
+    const upload = await registry.create(owner('a.bin'), { length: 7, mode: 0o640 });
+    await writeFile(upload.temp, 'abc');
+    registry.close();
+    const restarted = createUploadRegistry({ ttlMs: 60_000 });
+    const found = await restarted.find(owner('a.bin'));
+    expect(found).toMatchObject({ temp: upload.temp, length: 7, target: join(dir, 'a.bin') });
+    restarted.close();
+    await sleep(TTL * 2);
+    const later = createUploadRegistry({ ttlMs: TTL });
+    expect(await later.find(owner('a.bin'))).toBeUndefined();
+    expect(await readdir(dir)).toEqual([]);
+    later.close();
+  });
+});

@@ -3,7 +3,6 @@ import type { BigIntStats } from 'node:fs';
 import { chmod, chown, lstat, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors';
 import { errnoCode, fsError } from './fs-error';
 import { TEMP_PREFIX } from './hidden';
@@ -74,11 +73,29 @@ function handleSink(fh: FileHandle): Writable {
   });
 }
 
+/**
+ * Copies the body into the sink. When the disk fails (full, quota) the rest of the body is read
+ * and discarded so the client still receives the answer instead of a reset connection.
+ */
+function pump(body: Readable, sink: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fail = (err: Error): void => {
+      body.unpipe(sink);
+      body.resume();
+      sink.destroy();
+      reject(err);
+    };
+    body.once('error', fail);
+    sink.once('error', fail);
+    sink.once('finish', () => resolve());
+    body.pipe(sink);
+  });
+}
+
 async function fill(tmp: string, body: Readable, opts: WriteOptions & { mode: number }): Promise<void> {
   const fh = await open(tmp, 'wx', opts.mode);
   try {
-    const sink = opts.sink?.(fh) ?? handleSink(fh);
-    await pipeline(body, sink);
+    await pump(body, opts.sink?.(fh) ?? handleSink(fh));
     await fh.sync();
   } finally {
     await fh.close();

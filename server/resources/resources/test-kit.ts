@@ -1,0 +1,38 @@
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterEach } from 'vitest';
+import { buildTestApp, type TestApp, type TestAppOptions } from '../../../tests/support/test-app';
+import type { Permissions } from '../../state/schema';
+
+/** Test-only helpers shared by the resources and usage tests (imported by *.test.ts only). */
+
+const NONE: Permissions = { admin: false, execute: false, create: false, rename: false, modify: false, delete: false, share: false, download: false };
+
+/** A permission set with only the named flags on. */
+export function perms(...on: (keyof Permissions)[]): Permissions {
+  return { ...NONE, ...Object.fromEntries(on.map((k) => [k, true])) };
+}
+
+/** Starts test apps and closes them after each test. */
+export function appsForEachTest(): (opts?: TestAppOptions) => Promise<TestApp> {
+  const apps: TestApp[] = [];
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((t) => t.close()));
+  });
+  return async (opts = {}) => {
+    const t = await buildTestApp(opts);
+    apps.push(t);
+    return t;
+  };
+}
+
+/** Adds `name` with scope '/' and only the given permissions. */
+export async function userWith(t: TestApp, name: string, ...on: (keyof Permissions)[]): Promise<string> {
+  await t.addUser({ username: name, scope: '/', perm: perms(...on) });
+  return name;
+}
+
+/** An authenticated request (as the admin unless `as` is given). */
+export function call(t: TestApp, req: InjectOptions & { as?: string }): Promise<LightMyRequestResponse> {
+  const { as, headers, ...rest } = req;
+  return t.app.inject({ ...rest, headers: { 'x-auth': t.token(as), ...(headers ?? {}) } });
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPreconditions, fileEtag, type Validators } from './preconditions';
+import { checkPreconditions, type Validators } from './preconditions';
 
 const mtimeMs = Date.UTC(2024, 4, 1, 12, 0, 0, 500);
 const v: Validators = { etag: '"abc"', mtimeMs };
@@ -44,15 +44,5 @@ describe('checkPreconditions', () => {
 
   it('ignores date conditions for a file dated at the epoch', () => {
     expect(checkPreconditions({ 'if-modified-since': later }, { etag: '"e"', mtimeMs: 0 }).kind).toBe('serve');
-  });
-});
-
-describe('fileEtag', () => {
-  it('joins the hex mtime in nanoseconds and the hex size, quoted', () => {
-    expect(fileEtag(1_700_000_000_123_456_789n, 255n)).toBe('"17979cfe3d85cd15ff"');
-  });
-
-  it('changes when the file changes size', () => {
-    expect(fileEtag(1n, 2n)).not.toBe(fileEtag(1n, 3n));
   });
 });

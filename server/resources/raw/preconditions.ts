@@ -11,11 +11,6 @@ export type Precondition = { kind: 'serve'; range: string | undefined } | { kind
 
 type Cond = 'none' | 'true' | 'false';
 
-/** The strong entity tag of a file version, as filebrowser computes it (mtime in ns, size; hex). */
-export function fileEtag(mtimeNs: bigint, size: bigint): string {
-  return `"${mtimeNs.toString(16)}${size.toString(16)}"`;
-}
-
 /** Splits the next entity tag off a list (Go's scanETag); '' when the list is malformed. */
 function scanEtag(text: string): [string, string] {
   const s = text.trim();

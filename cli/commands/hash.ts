@@ -1,4 +1,4 @@
-import { hashPassword } from '../../server/setup/first-run';
+import { hashPassword } from '../../server/accounts/password';
 import type { Command } from '../command';
 
 /** `filemgr hash <password>`: prints the bcrypt hash (cost 10), for --password and scripts. */

@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { buildApp } from '../../server/app';
 import { dirAssets, runningAsSea, seaAssets, type AssetSource } from '../../server/lib/assets';
-import { firstRunDatabase, hashPasswordSync, isBcryptHash, randomPassword } from '../../server/setup/first-run';
+import { hashPassword } from '../../server/accounts/password';
+import { firstRunDatabase, isBcryptHash, randomPassword } from '../../server/setup/first-run';
 import { startupWarnings } from '../../server/setup/warnings';
 import { listen, loadTlsFiles, shutdown } from '../../server/start';
 import { defaultServerSettings } from '../../server/state/initial';
@@ -44,10 +45,11 @@ async function openDatabase(ctx: CommandContext): Promise<{ store: Store; passwo
   const server = firstRunServer(ctx);
   await checkRoot(resolveServerConfig(ctx.flags, server, { cwd: ctx.io.cwd, database: ctx.database }).config.root);
   const password = hash === '' ? randomPassword() : undefined;
+  const passwordHash = password === undefined ? hash : await hashPassword(password);
   const { store, created } = await openOrCreate(ctx.database, () => firstRunDatabase({
     authMethod: ctx.flags.bool('noauth') ? 'noauth' : 'json',
     username: ctx.flags.string('username'),
-    passwordHash: password === undefined ? hash : hashPasswordSync(password),
+    passwordHash,
     server,
   }));
   return created && password !== undefined ? { store, password } : { store };

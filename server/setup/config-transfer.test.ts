@@ -28,6 +28,11 @@ describe('config transfer', () => {
     expect(c.auther).toEqual({ recaptcha: null });
   });
 
+  it('accepts rules in Go regular-expression syntax, as filebrowser exports them', () => {
+    const c = importConfig({ settings: { rules: [{ regex: true, allow: false, path: '', regexp: { raw: '(?i)\\.SECRET$' } }] }, server: {} }, 'k');
+    expect(c.settings.rules[0]?.regexp).toEqual({ raw: '(?i)\\.SECRET$' });
+  });
+
   it('accepts a port written as a number', () => {
     expect(importConfig({ settings: {}, server: { port: 80 } }, 'k').server.port).toBe('80');
   });

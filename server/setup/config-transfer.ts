@@ -1,3 +1,4 @@
+import { compileRuleRegex } from '../rules/regex';
 import { defaultServerSettings, emptyHookCommands, quickSetupDefaults } from '../state/initial';
 import type { Auther, Database, Rule, ServerSettings, Settings, UserDefaults } from '../state/schema';
 import { ConfigFormatError, FieldReader } from './field-reader';
@@ -90,7 +91,8 @@ function readRule(value: unknown, where: string): Rule {
   const raw = r.child('regexp')?.string('raw', '');
   if (regex) {
     try {
-      new RegExp(raw ?? '');
+      // The rules' own compiler: filebrowser exports carry Go (RE2) syntax such as (?i).
+      compileRuleRegex(raw ?? '');
     } catch (err) {
       throw new ConfigFormatError(`${where} has an invalid regular expression: ${(err as Error).message}`);
     }

@@ -1,26 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import bcrypt from 'bcryptjs';
 import { emptyDatabase } from '../state/initial';
 import type { Database, ServerSettings, UserDefaults, UserRecord } from '../state/schema';
-
-/** bcrypt cost of every password hash (api.md §8.1, §12). */
-export const BCRYPT_COST = 10;
 
 const BCRYPT_HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
 /** True when `value` is a bcrypt hash (`$2a$`, `$2b$` or `$2y$`), as --password must be. */
 export function isBcryptHash(value: string): boolean {
   return BCRYPT_HASH.test(value);
-}
-
-/** The bcrypt hash (cost 10) of a password; no validation (that is `filemgr hash`'s contract). */
-export function hashPassword(plain: string): Promise<string> {
-  return bcrypt.hash(plain, BCRYPT_COST);
-}
-
-/** The synchronous form, for building a database inside the store's create callback. */
-export function hashPasswordSync(plain: string): string {
-  return bcrypt.hashSync(plain, BCRYPT_COST);
 }
 
 /** A first-run password: 12 random bytes as URL-safe base64, 16 characters (api.md §12). */

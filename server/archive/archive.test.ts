@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -144,5 +144,60 @@ describe('createArchiveStream', () => {
     await expect(run('diff', ['-r', '-x', 'after.txt', source, dest])).resolves.toMatchObject({ stdout: '' });
     await expect(run('cat', [join(dest, 'after.txt')])).resolves.toMatchObject({ stdout: 'after\n' });
   }, 60_000);
+
+  it.each(['zip', 'tar'] as const)('writes backslashes as _ in %s names and leaves out names that could escape', async (format) => {
+    const names = ['..\\..\\evil.sh', '../evil.sh', '/etc/passwd', 'a/../../b.txt', 'ok/../../c.txt', 'ok.txt'];
+    const skipped: string[] = [];
+    const entries = names.map((name) => fileEntry(name, Buffer.from(`${name}\n`)));
+    const file = join(root, `names${archiveExtension(format)}`);
+    await pipeline(createArchiveStream(format, toAsync(entries), { onSkip: (name) => skipped.push(name) }), createWriteStream(file));
+    const listing = format === 'zip' ? await run('unzip', ['-Z1', file]) : await run('tar', ['-tf', file]);
+    expect(listing.stdout.trim().split('\n').sort()).toEqual(['.._.._evil.sh', 'ok.txt']);
+    expect(skipped).toEqual(['../evil.sh', '/etc/passwd', 'a/../../b.txt', 'ok/../../c.txt']);
+  });
+
+  it.each([
+    ['zip', 'ends early'],
+    ['zip', 'fails mid-read'],
+    ['tar', 'ends early'],
+    ['tar', 'fails mid-read'],
+    ['tarlz4', 'fails mid-read'],
+  ] as const)('pads a %s entry whose file %s to its announced size and keeps the archive valid', async (format, how) => {
+    const skipped: string[] = [];
+    async function* shortBody(): AsyncGenerator<Buffer> {
+      yield Buffer.from('0123456789');
+      await Promise.resolve();
+      if (how === 'fails mid-read') throw new Error('EIO');
+    }
+    const entries = [
+      { ...fileEntry('short.bin', Buffer.alloc(0)), size: 100, open: () => Readable.from(shortBody()) },
+      fileEntry('grown.txt', Buffer.from('0123456789'), 4),
+      fileEntry('next.txt', Buffer.from('next\n')),
+    ];
+    const file = join(root, `short-${how.replace(' ', '-')}-${format}${archiveExtension(format)}`);
+    await pipeline(createArchiveStream(format, toAsync(entries), { onSkip: (name) => skipped.push(name) }), createWriteStream(file));
+    const dest = await extract(format, file);
+    expect(await readFile(join(dest, 'short.bin'))).toEqual(Buffer.concat([Buffer.from('0123456789'), Buffer.alloc(90)]));
+    expect(await readFile(join(dest, 'grown.txt'), 'utf8')).toBe('0123');
+    expect(await readFile(join(dest, 'next.txt'), 'utf8')).toBe('next\n');
+    expect(skipped).toEqual(['short.bin']);
+  });
+
+  it('keeps an empty entry list a valid, empty archive', async () => {
+    const file = await writeArchive('tarxz', toAsync([]), 'empty');
+    await run('xz', ['-t', file]);
+    expect((await run('tar', ['-tJf', file])).stdout).toBe('');
+  });
 });
 
+function fileEntry(name: string, content: Buffer, size = content.length): ArchiveEntry {
+  return { name, isDir: false, size, mode: 0o644, mtime: new Date('2024-01-02T03:04:05Z'), open: () => Readable.from([content]) };
+}
+
+/** The entries one at a time, each after an await, as a directory walk delivers them. */
+async function* toAsync(entries: ArchiveEntry[]): AsyncGenerator<ArchiveEntry> {
+  for (const entry of entries) {
+    await Promise.resolve();
+    yield entry;
+  }
+}

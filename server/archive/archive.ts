@@ -1,4 +1,4 @@
-import { pipeline, type Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { compressionStage } from './compression';
 import type { ArchiveEntry, SkipReporter, WriterContext } from './entry';
 import type { ArchiveFormat } from './formats';
@@ -37,26 +37,41 @@ export function createArchiveStream(
   options: ArchiveOptions = {},
 ): Readable {
   const controller = new AbortController();
+  // Aborted before the writers start, so not even the first file is opened.
+  if (options.signal?.aborted) controller.abort();
   const ctx: WriterContext = { signal: controller.signal, onSkip: options.onSkip ?? (() => undefined) };
   const source = sourceArchive(format, entries, ctx);
   const workerSource = options.workerSource ?? (defaultWorkerSource ??= archiveWorkerSource());
   const stage = compressionStage(format, { workerSource });
+  if (stage) connect(source, stage);
   const out = stage ?? source;
-  if (stage) {
-    pipeline(source, stage, () => {
-      // Errors reach the consumer through `stage`, which pipeline destroys with them.
-    });
-  }
-  const external = options.signal;
-  const onExternalAbort = (): void => {
-    out.destroy(external?.reason instanceof Error ? external.reason : new Error('archive aborted'));
-  };
   // Whatever ends the output (done, failed, destroyed by the consumer) stops the writers.
-  out.once('close', () => {
-    controller.abort();
-    external?.removeEventListener('abort', onExternalAbort);
-  });
-  if (external?.aborted) onExternalAbort();
-  else external?.addEventListener('abort', onExternalAbort, { once: true });
+  out.once('close', () => controller.abort());
+  if (options.signal) stopOnAbort(options.signal, { out, controller });
   return out;
+}
+
+/**
+ * Pipes the tar into its compressor. Not stream.pipeline: it destroys every stream with the
+ * error of any one, and an 'error' on the inner stream with no listener left would crash the
+ * process when a client disconnects. Here an error of the tar reaches the consumer through the
+ * compressor, and a compressor that is done or destroyed simply stops the tar.
+ */
+function connect(source: Readable, stage: Duplex): void {
+  source.on('error', (err) => stage.destroy(err));
+  stage.once('close', () => source.destroy());
+  source.pipe(stage);
+}
+
+function stopOnAbort(signal: AbortSignal, target: { out: Readable; controller: AbortController }): void {
+  const abort = (): void => {
+    target.controller.abort();
+    target.out.destroy(signal.reason instanceof Error ? signal.reason : new Error('archive aborted'));
+  };
+  if (signal.aborted) {
+    abort();
+    return;
+  }
+  signal.addEventListener('abort', abort, { once: true });
+  target.out.once('close', () => signal.removeEventListener('abort', abort));
 }

@@ -16,23 +16,52 @@ function toBytes(chunk: unknown): Buffer {
   return Buffer.from(String(chunk));
 }
 
+/** A file's content as exactly `size` bytes; `return()` closes the file even before the first read. */
+export interface FileBody extends AsyncIterableIterator<Buffer> {
+  return(): Promise<IteratorResult<Buffer>>;
+}
+
 /**
  * Opens a file and reads its first chunk before anything of the entry is written, so a file that
  * cannot be opened (deleted, unreadable) is noticed while it can still be skipped cleanly. Throws
- * in that case. The returned generator yields exactly `size` bytes: the header already announced
- * that size, so a file that grew is cut and one that shrank or failed mid-read is padded with
- * zeros (reported through `onShort`) instead of corrupting the rest of the archive.
+ * in that case. The body yields exactly `size` bytes: the header already announced that size, so
+ * a file that grew is cut and one that shrank or failed mid-read is padded with zeros (reported
+ * through `onShort`) instead of corrupting the rest of the archive.
  */
-export async function openBody(source: BodySource, onShort: SkipReporter): Promise<AsyncGenerator<Buffer>> {
-  const iterator = source.open()[Symbol.asyncIterator]();
+export async function openBody(source: BodySource, onShort: SkipReporter): Promise<FileBody> {
+  const file = source.open()[Symbol.asyncIterator]();
   let first: IteratorResult<unknown>;
   try {
-    first = await iterator.next();
+    first = await file.next();
   } catch (err) {
-    await iterator.return?.();
+    await file.return?.();
     throw toError(err);
   }
-  return exactSize(first, iterator, { source, onShort });
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await file.return?.();
+  };
+  const body = exactSize({ first, file, close }, { source, onShort });
+  const iterator: FileBody = {
+    [Symbol.asyncIterator]: () => iterator,
+    next: () => body.next(),
+    // An async generator that never started skips its `finally` when returned, so the file is
+    // closed here too: an archive aborted between opening a file and reading it must not leak it.
+    async return() {
+      await body.return(undefined);
+      await close();
+      return { done: true, value: undefined };
+    },
+  };
+  return iterator;
+}
+
+interface OpenedFile {
+  first: IteratorResult<unknown>;
+  file: AsyncIterator<unknown>;
+  close: () => Promise<void>;
 }
 
 interface ExactSizeContext {
@@ -40,15 +69,11 @@ interface ExactSizeContext {
   onShort: SkipReporter;
 }
 
-async function* exactSize(
-  first: IteratorResult<unknown>,
-  rest: AsyncIterator<unknown>,
-  { source, onShort }: ExactSizeContext,
-): AsyncGenerator<Buffer> {
+async function* exactSize({ first, file, close }: OpenedFile, { source, onShort }: ExactSizeContext): AsyncGenerator<Buffer> {
   let remaining = source.size;
   let failure = 'file shrank while archiving';
   try {
-    for (let step = first; !step.done && remaining > 0; step = await rest.next()) {
+    for (let step = first; !step.done && remaining > 0; step = await file.next()) {
       const bytes = toBytes(step.value);
       const part = bytes.length > remaining ? bytes.subarray(0, remaining) : bytes;
       remaining -= part.length;
@@ -58,7 +83,7 @@ async function* exactSize(
     failure = `read failed: ${toError(err).message}`;
   } finally {
     // Closes the file when the consumer stops early (archive aborted) or the size is reached.
-    await rest.return?.();
+    await close();
   }
   if (remaining > 0) onShort(source.name, new Error(`${failure}; ${remaining} bytes padded with zeros`));
   yield* zeros(remaining);

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { pack as tarPack, type Header, type Pack } from 'tar-stream';
-import { openBody } from './entry-body';
+import { openBody, type FileBody } from './entry-body';
 import {
   acceptedEntries,
   permissions,
@@ -73,6 +73,9 @@ function startEntry(pack: Pack, header: EntryHeader): StartedEntry {
     settle = resolve;
   });
   const sink = pack.entry(header, (err) => settle(err ?? undefined));
+  // Errors reach us through the entry callback; without a listener streamx would also emit them
+  // as 'error' and crash the process when a client disconnects mid-file.
+  sink.on('error', () => undefined);
   return { sink, done };
 }
 
@@ -81,7 +84,7 @@ function throwIfError(err: Error | undefined): void {
 }
 
 async function addFile(pack: Pack, accepted: AcceptedEntry, ctx: WriterContext): Promise<void> {
-  let body: AsyncGenerator<Buffer>;
+  let body: FileBody;
   try {
     body = await openBody(accepted.entry, ctx.onSkip);
   } catch (err) {

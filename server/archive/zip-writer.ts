@@ -1,7 +1,7 @@
 import { Readable, type PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
-import { openBody } from './entry-body';
+import { openBody, type FileBody } from './entry-body';
 import {
   acceptedEntries,
   permissions,
@@ -52,7 +52,7 @@ async function fillZip(zip: ZipFile, entries: AsyncIterable<ArchiveEntry>, ctx: 
 
 /** Adds one file and waits until yazl has consumed it, so only one file is open at a time. */
 async function addFile(zip: ZipFile, { entry, name }: AcceptedEntry, ctx: WriterContext): Promise<void> {
-  let body: AsyncGenerator<Buffer>;
+  let body: FileBody;
   try {
     body = await openBody(entry, ctx.onSkip);
   } catch (err) {
@@ -60,7 +60,7 @@ async function addFile(zip: ZipFile, { entry, name }: AcceptedEntry, ctx: Writer
     return;
   }
   if (ctx.signal.aborted) {
-    await body.return(undefined);
+    await body.return();
     return;
   }
   const stream = Readable.from(body, { objectMode: false });

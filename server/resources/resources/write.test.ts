@@ -48,10 +48,10 @@ describe('POST /api/resources', () => {
   });
 
   it.each([
-    ['without override', 'create,modify', '', 409],
-    ['with override but no modify permission', 'create', '?override=true', 403],
-    ['without create permission', 'modify', '?override=true', 403],
-  ])('refuses an existing file %s', async (_label, perms, query, status) => {
+    { label: 'without override', perms: 'create,modify', query: '', status: 409 },
+    { label: 'with override but no modify permission', perms: 'create', query: '?override=true', status: 403 },
+    { label: 'without create permission', perms: 'modify', query: '?override=true', status: 403 },
+  ])('refuses an existing file $label', async ({ perms, query, status }) => {
     const t = await start({ tree: { 'f.txt': 'old' } });
     const user = await userWith(t, 'u', ...(perms.split(',') as ('create' | 'modify')[]));
     const res = await call(t, { method: 'POST', url: `/api/resources/f.txt${query}`, payload: 'new', as: user });

@@ -1,6 +1,7 @@
 import { atom, type Atom } from 'jotai';
 import type { UserInput, UserView } from '@contract/user';
 import { getSettings } from '../../api/settings';
+import { DEFAULT_LOCALE, findLocale } from '../../i18n/locales';
 import { createUser, deleteUser, getUser, listUsers, updateUser } from '../../api/users';
 import { renewAtom, userAtom } from '../../state/session';
 
@@ -16,9 +17,11 @@ export const usersAtom = atom(async (get) => {
 export type EditedUser = UserInput & Pick<UserView, 'username' | 'scope' | 'locale' | 'perm' | 'lockPassword'>;
 
 async function loadEdited(id: string): Promise<EditedUser> {
-  if (id !== 'new') return { ...(await getUser(Number(id))), password: '' };
-  const { defaults } = await getSettings();
-  return { ...defaults, username: '', password: '', lockPassword: false, rules: [] };
+  const user: EditedUser = id === 'new'
+    ? { ...(await getSettings()).defaults, username: '', password: '', lockPassword: false, rules: [] }
+    : { ...(await getUser(Number(id))), password: '' };
+  // A stored locale outside the table (older data, '') shows and saves as the default language.
+  return { ...user, locale: findLocale(user.locale)?.code ?? DEFAULT_LOCALE };
 }
 
 const edited = new Map<string, Atom<Promise<EditedUser>>>();

@@ -21,6 +21,7 @@ function Items({ items, hash, folder }: { items: FileInfo[]; hash: string; folde
             <span>{item.name}</span>
           </Link>
           <span className="item-size">{item.isDir ? '' : formatSize(item.size, currentLang())}</span>
+          <time className="item-modified" dateTime={item.modified}>{formatDateTime(item.modified, currentLang())}</time>
         </li>
       ))}
     </ul>

@@ -7,6 +7,19 @@ import { configSetCommand } from './commands/config-set';
 import { hashCommand } from './commands/hash';
 import { serveCommand } from './commands/serve';
 import { versionCommand } from './commands/version';
+import { cmdsAddCommand } from './commands/cmds-add';
+import { cmdsLsCommand } from './commands/cmds-ls';
+import { cmdsRmCommand } from './commands/cmds-rm';
+import { rulesAddCommand } from './commands/rules-add';
+import { rulesLsCommand } from './commands/rules-ls';
+import { rulesRmCommand } from './commands/rules-rm';
+import { usersAddCommand } from './commands/users-add';
+import { usersExportCommand } from './commands/users-export';
+import { usersFindCommand } from './commands/users-find';
+import { usersImportCommand } from './commands/users-import';
+import { usersLsCommand } from './commands/users-ls';
+import { usersRmCommand } from './commands/users-rm';
+import { usersUpdateCommand } from './commands/users-update';
 
 /**
  * THE command table: every command of `filemgr`, by the words that select it. Help lists them
@@ -20,6 +33,19 @@ export const COMMANDS: readonly Command[] = [
   configCatCommand,
   configExportCommand,
   configImportCommand,
+  usersAddCommand,
+  usersLsCommand,
+  usersFindCommand,
+  usersUpdateCommand,
+  usersRmCommand,
+  usersImportCommand,
+  usersExportCommand,
+  rulesLsCommand,
+  rulesAddCommand,
+  rulesRmCommand,
+  cmdsLsCommand,
+  cmdsAddCommand,
+  cmdsRmCommand,
   hashCommand,
   versionCommand,
 ];

@@ -109,6 +109,21 @@ describe('stopping an archive', () => {
   });
 });
 
+describe('failing sources', () => {
+  it.each(['zip', 'tar', 'tarxz'] as const)('fails the %s stream with the error of the entry list', async (format) => {
+    const { entry, opened } = generatedFile('a.bin', 1024 * 1024);
+    async function* broken(): AsyncGenerator<ArchiveEntry> {
+      yield entry;
+      await Promise.resolve();
+      throw new Error('directory vanished');
+    }
+    const stream = createArchiveStream(format, broken());
+    await expect(pipeline(stream, new Writable({ write: (_c, _e, cb) => cb() }))).rejects.toThrow('directory vanished');
+    await eventually(() => runningArchiveWorkers() === 0);
+    expect(opened[0]?.destroyed).toBe(true);
+  });
+});
+
 describe('the compression worker', () => {
   it('fails the stream, rather than hanging, when the worker code breaks', async () => {
     const { entry } = generatedFile('a.bin', 1024 * 1024);

@@ -24,6 +24,18 @@ import { createResourcesService } from './resources/resources/service';
 import { usageRoutes } from './resources/usage/routes';
 import { createUsageService } from './resources/usage/service';
 import { settingsRoutes } from './resources/settings/routes';
+import { tusRoutes } from './resources/tus/routes';
+import { createTusService } from './resources/tus/service';
+import { createUploadRegistry } from './tus/registry';
+import { createPreviewService, type PreviewService } from './media/preview';
+import type { GateFactory } from './fs/gates';
+import type { HookRunner } from './hooks/hooks';
+import type { RawService } from './resources/raw/service';
+import { previewRoutes } from './resources/preview/routes';
+import type { RawFileServer } from './resources/preview/served';
+import { createPreviewRouteService } from './resources/preview/service';
+import { subtitleRoutes } from './resources/subtitle/routes';
+import { createSubtitleRouteService } from './resources/subtitle/service';
 import { createSettingsService } from './resources/settings/service';
 import { usersRoutes } from './resources/users/routes';
 import { createUsersService } from './resources/users/service';
@@ -89,8 +101,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const search = createSearchService({ gates, store: deps.store });
   // Event hooks (api.md §9) run only with exec enabled; settings are read at each operation.
   const hooks = createHookRunner({ enabled: deps.config.enableExec, settings: () => deps.store.data().settings, env: deps.env ?? {} });
-  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks });
+  const { previews, preview, subtitle } = mediaServices(app, deps, { gates, raw });
+  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews });
   const usage = createUsageService({ store: deps.store, gates });
+  const tus = tusService(app, deps, { gates, hooks, previews });
 
   // Public routes.
   app.register(healthRoutes);
@@ -107,8 +121,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signedIn.register(searchRoutes, { search });
     signedIn.register(resourcesRoutes, { resources });
     signedIn.register(usageRoutes, { usage });
+    signedIn.register(tusRoutes, { tus, baseURL: deps.config.baseURL });
+    signedIn.register(previewRoutes, { preview });
+    signedIn.register(subtitleRoutes, { subtitle });
   });
 
   await app.ready();
   return app;
+}
+
+/** Previews and subtitles (api.md §3.12, §3.13): the --imageProcessors limit, the --cacheDir cache, raw files. */
+function mediaServices(app: FastifyInstance, deps: AppDeps, parts: { gates: GateFactory; raw: RawService }) {
+  const { gates, raw } = parts;
+  const previews = createPreviewService({ processors: deps.config.imageProcessors, cacheDir: deps.config.cacheDir || undefined, onCacheError: (err) => app.log.warn({ err }, 'preview cache') });
+  // Originals are served exactly as GET /api/raw serves them (a file: no archive walk to abort).
+  const rawFile: RawFileServer = (gate, r) => raw.serve(gate, { ...r, query: r.inline ? { inline: 'true' } : {}, signal: new AbortController().signal, onSkip: () => undefined });
+  const preview = createPreviewRouteService({ store: deps.store, gates, config: deps.config, previews, rawFile });
+  return { previews, preview, subtitle: createSubtitleRouteService({ store: deps.store, gates, rawFile }) };
+}
+
+/** tus uploads (api.md §3.17): unfinished uploads wait for a restart on disk; their timers stop with the app. */
+function tusService(app: FastifyInstance, deps: AppDeps, parts: { gates: GateFactory; hooks: HookRunner; previews: PreviewService }) {
+  const registry = createUploadRegistry({ onError: (err) => app.log.warn({ err }, 'expired upload not removed') });
+  app.addHook('onClose', (_instance, done) => {
+    registry.close();
+    done();
+  });
+  return createTusService({ store: deps.store, ...parts, registry, report: (err) => app.log.warn({ err }, 'after upload') });
 }

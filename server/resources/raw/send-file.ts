@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { AppError } from '../../errors';
 import { etagOf } from '../../fs/stat-format';
 import { inlineContentType } from './content-type';
+import { FileBody } from './file-body';
 import { contentRange, selectRanges, type ByteRange } from './http-range';
 import { checkPreconditions } from './preconditions';
 
@@ -87,8 +88,8 @@ function plainBody(file: OpenFile, range: ByteRange | undefined): Readable | und
   const start = range?.start ?? 0;
   const length = range?.length ?? Number(file.stats.size);
   if (length === 0) return undefined;
-  // The stream owns the handle from here and closes it when it ends or is destroyed.
-  return file.fh.createReadStream({ start, end: start + length - 1, highWaterMark: READ_CHUNK });
+  // The body owns the handle from here and closes it when it ends or is destroyed.
+  return new FileBody({ fh: file.fh, start, length });
 }
 
 type Headers = Record<string, string | string[]>;

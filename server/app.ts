@@ -38,6 +38,10 @@ import { subtitleRoutes } from './resources/subtitle/routes';
 import { createSubtitleRouteService } from './resources/subtitle/service';
 import { createSettingsService } from './resources/settings/service';
 import { usersRoutes } from './resources/users/routes';
+import { publicRoutes } from './resources/public/routes';
+import { createPublicService } from './resources/public/service';
+import { sharesRoutes } from './resources/shares/routes';
+import { createSharesService } from './resources/shares/service';
 import { createUsersService } from './resources/users/service';
 import type { Store } from './state/store';
 
@@ -106,10 +110,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const usage = createUsageService({ store: deps.store, gates });
   const tus = tusService(app, deps, { gates, hooks, previews });
 
+  const shares = createSharesService({ store: deps.store, gates, config: deps.config });
+  const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle });
+
   // Public routes.
   app.register(healthRoutes);
   app.register(web.routes);
   app.register(authRoutes, { auth, addressOf });
+  app.register(publicRoutes, { public: publicAccess, addressOf });
 
   // Signed-in routes: everything registered in this scope needs a valid token (plugins/auth.ts).
   app.register(async (signedIn) => {
@@ -121,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signedIn.register(searchRoutes, { search });
     signedIn.register(resourcesRoutes, { resources });
     signedIn.register(usageRoutes, { usage });
+    signedIn.register(sharesRoutes, { shares });
     signedIn.register(tusRoutes, { tus, baseURL: deps.config.baseURL });
     signedIn.register(previewRoutes, { preview });
     signedIn.register(subtitleRoutes, { subtitle });

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 
 interface DialogProps {
   title: string;
@@ -22,16 +23,20 @@ export function Dialog({ title, onClose, onSubmit, children, actions }: DialogPr
 
   const submit = (event: FormEvent): void => {
     event.preventDefault();
+    // React bubbles events through portals: a form around the opener must not submit too.
+    event.stopPropagation();
     onSubmit?.();
   };
 
-  return (
+  // In document.body, never inside the opener's form (nested forms do not submit).
+  return createPortal(
     <dialog ref={ref} className="card dialog" aria-labelledby={titleId} onCancel={onClose}>
       <form method="dialog" onSubmit={submit}>
         <h2 id={titleId} className="card-title">{title}</h2>
         <div className="card-body">{children}</div>
         <div className="card-actions">{actions}</div>
       </form>
-    </dialog>
+    </dialog>,
+    document.body,
   );
 }

@@ -2,7 +2,7 @@ import type { SettingsView } from '@contract/settings';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorKind, statusOf } from '../../lib/errors';
+import { failureNotice, NoticeLine, type Notice } from '../../components/notice';
 import { saveSettingsAtom, settingsAtom } from './global-state';
 import { SettingsShell } from './settings-shell';
 
@@ -49,13 +49,13 @@ export function GlobalPage() {
   const loaded = useAtomValue(settingsAtom);
   const save = useSetAtom(saveSettingsAtom);
   const [settings, setSettings] = useState(loaded);
-  const [status, setStatus] = useState('');
+  const [notice, setNotice] = useState<Notice>(null);
   const flags: Flag[] = ['signup', 'createUserDir', 'hideLoginButton'];
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     save(settings).then(
-      () => setStatus(t('settings.updated')),
-      (error: unknown) => setStatus(t(`errors.${errorKind(statusOf(error))}`)),
+      () => setNotice({ key: 'settings.updated' }),
+      (error: unknown) => setNotice(failureNotice(error, true)),
     );
   };
   return (
@@ -71,7 +71,7 @@ export function GlobalPage() {
             <input className="input mono" value={settings.userHomeBasePath} onChange={(e) => setSettings({ ...settings, userHomeBasePath: e.target.value })} />
           </label>
           <BrandingFields settings={settings} set={setSettings} />
-          <p className="form-status" role="status">{status}</p>
+          <NoticeLine notice={notice} />
         </div>
         <div className="card-actions">
           <button type="submit" className="button button-primary">{t('settings.save')}</button>

@@ -2,7 +2,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, resolveLocale } from '../../i18n/locales';
-import { errorKind, statusOf } from '../../lib/errors';
+import { failureNotice, NoticeLine, type Notice } from '../../components/notice';
 import { userAtom } from '../../state/session';
 import { SettingsShell } from './settings-shell';
 import { saveProfileAtom, type ProfileChoices } from './state';
@@ -21,13 +21,13 @@ export function ProfilePage() {
     singleClick: user?.singleClick ?? false,
     dateFormat: user?.dateFormat ?? false,
   });
-  const [status, setStatus] = useState<string>('');
+  const [notice, setNotice] = useState<Notice>(null);
 
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     save(choices).then(
-      () => setStatus(t('settings.updated')),
-      (error: unknown) => setStatus(t(`errors.${errorKind(statusOf(error))}`)),
+      () => setNotice({ key: 'settings.updated' }),
+      (error: unknown) => setNotice(failureNotice(error)),
     );
   };
 
@@ -48,7 +48,7 @@ export function ProfilePage() {
               {LOCALES.map((l) => <option key={l.code} value={l.code} lang={l.lang}>{l.name}</option>)}
             </select>
           </label>
-          <p className="form-status" role="status">{status}</p>
+          <NoticeLine notice={notice} />
         </div>
         <div className="card-actions">
           <button type="submit" className="button button-primary">{t('settings.save')}</button>

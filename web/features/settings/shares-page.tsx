@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { currentLang } from '../../i18n';
-import { errorKind, statusOf } from '../../lib/errors';
+import { failureNotice, NoticeLine, type Notice } from '../../components/notice';
 import { formatRelative } from '../../lib/format';
 import { filesPath, sharePath, withBase } from '../../paths';
 import { nowAtom } from '../../state/clock';
@@ -12,23 +12,23 @@ import { userAtom } from '../../state/session';
 import { SettingsShell } from './settings-shell';
 import { deleteShareAtom, sharesAtom, type ShareRow } from './shares-state';
 
-function Row({ share, admin, onStatus }: { share: ShareRow; admin: boolean; onStatus: (text: string) => void }) {
+function Row({ share, admin, onStatus }: { share: ShareRow; admin: boolean; onStatus: (notice: Notice) => void }) {
   const { t } = useTranslation();
   const config = useAtomValue(configAtom);
   const remove = useSetAtom(deleteShareAtom);
   const now = useAtomValue(nowAtom);
   const link = `${window.location.origin}${withBase(config.BaseURL, sharePath(share.hash))}`;
-  const fail = (error: unknown): void => onStatus(t(`errors.${errorKind(statusOf(error))}`));
+  const fail = (error: unknown): void => onStatus(failureNotice(error));
   return (
     <tr>
       <td><Link href={filesPath(share.path)} className="mono">{share.path}</Link></td>
       <td>{share.expire === 0 ? t('shares.permanent') : formatRelative(share.expire, now, currentLang())}</td>
       {admin && <td>{share.username}</td>}
       <td className="cell-action">
-        <button type="button" className="button button-small" onClick={() => void navigator.clipboard.writeText(link).then(() => onStatus(t('shares.copied')), fail)}>
+        <button type="button" className="button button-small" onClick={() => void navigator.clipboard.writeText(link).then(() => onStatus({ key: 'shares.copied' }), fail)}>
           {t('shares.copyLink')}
         </button>
-        <button type="button" className="button button-small button-danger" onClick={() => void remove(share.hash).then(() => onStatus(t('shares.deleted')), fail)}>
+        <button type="button" className="button button-small button-danger" onClick={() => void remove(share.hash).then(() => onStatus({ key: 'shares.deleted' }), fail)}>
           {t('shares.delete')}
         </button>
       </td>
@@ -36,7 +36,7 @@ function Row({ share, admin, onStatus }: { share: ShareRow; admin: boolean; onSt
   );
 }
 
-function ShareTable({ onStatus }: { onStatus: (text: string) => void }) {
+function ShareTable({ onStatus }: { onStatus: (notice: Notice) => void }) {
   const { t } = useTranslation();
   const shares = useAtomValue(sharesAtom);
   const admin = useAtomValue(userAtom)?.perm.admin ?? false;
@@ -61,13 +61,13 @@ function ShareTable({ onStatus }: { onStatus: (text: string) => void }) {
 /** Share Management: the links, with expiry, owner (admins), copy and delete (product.md §2). */
 export function SharesPage() {
   const { t } = useTranslation();
-  const [status, setStatus] = useState('');
+  const [notice, setNotice] = useState<Notice>(null);
   return (
     <SettingsShell>
       <section className="card settings-card wide">
         <h1 className="card-title">{t('titles.shares')}</h1>
-        <ShareTable onStatus={setStatus} />
-        <p className="form-status card-status" role="status">{status}</p>
+        <ShareTable onStatus={setNotice} />
+        <div className="card-status"><NoticeLine notice={notice} /></div>
       </section>
     </SettingsShell>
   );

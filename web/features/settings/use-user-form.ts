@@ -1,9 +1,9 @@
 import type { PermissionsWire } from '@contract/user';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { errorKind, statusOf } from '../../lib/errors';
+import { useHistoryState } from 'wouter/use-browser-location';
+import { failureNotice, type Notice } from '../../components/notice';
 import { userEditPath } from '../../paths';
 import { editedUserAtom, saveUserAtom, type EditedUser } from './users-state';
 
@@ -11,13 +11,14 @@ export type PermissionKey = keyof PermissionsWire;
 
 /** The user edit form's values, the admin rule of product.md §4 and saving. */
 export function useUserForm(id: string) {
-  const { t } = useTranslation();
   const initial = useAtomValue(editedUserAtom(id));
   const save = useSetAtom(saveUserAtom);
   const [, navigate] = useLocation();
   const [user, setUser] = useState<EditedUser>(initial);
   const [currentPassword, setCurrentPassword] = useState('');
-  const [status, setStatus] = useState('');
+  const [notice, setNotice] = useState<Notice>(null);
+  // 'User created!' travels with the history entry of the new user's page, which mounts afresh.
+  const created = useHistoryState<{ created?: boolean } | null>()?.created === true;
   const isNew = id === 'new';
 
   const setField = <K extends keyof EditedUser>(key: K, value: EditedUser[K]): void =>
@@ -35,13 +36,13 @@ export function useUserForm(id: string) {
   const submit = async (): Promise<void> => {
     try {
       const savedId = await save({ id, data: user, currentPassword });
-      setStatus(isNew ? t('users.created') : t('users.updated'));
-      if (isNew) navigate(userEditPath(savedId), { replace: true });
+      if (isNew) navigate(userEditPath(savedId), { replace: true, state: { created: true } });
+      else setNotice({ key: 'users.updated' });
     } catch (error) {
-      const status = statusOf(error);
-      setStatus(status === 400 && error instanceof Error ? error.message : t(`errors.${errorKind(status)}`));
+      setNotice(failureNotice(error, true));
     }
   };
 
-  return { user, isNew, currentPassword, setCurrentPassword, setField, setPermission, status, submit };
+  const shown: Notice = notice ?? (created ? { key: 'users.created' } : null);
+  return { user, isNew, currentPassword, setCurrentPassword, setField, setPermission, notice: shown, submit };
 }

@@ -2,6 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'wouter';
+import { NoticeLine } from '../../components/notice';
 import { configAtom } from '../../state/config';
 import { DeleteUserDialog } from './delete-user-dialog';
 import { PermissionsFieldset } from './permissions-fieldset';
@@ -32,7 +33,7 @@ function UserForm({ id }: { id: string }) {
               onChange={(e) => form.setCurrentPassword(e.target.value)} />
           </label>
         )}
-        <p className="form-status" role="status">{form.status}</p>
+        <NoticeLine notice={form.notice} />
       </div>
       <div className="card-actions">
         {!form.isNew && <button type="button" className="button button-danger" onClick={() => setDeleting(true)}>{t('users.delete')}</button>}

@@ -5,7 +5,10 @@ import { DEFAULT_LOCALE, findLocale } from '../../i18n/locales';
 import { createUser, deleteUser, getUser, listUsers, updateUser } from '../../api/users';
 import { renewAtom, userAtom } from '../../state/session';
 
+// Bumped after a change: the list reloads; edit forms reload their user only after a save, so
+// a deleted user's page is never fetched again while it is being left.
 const usersVersionAtom = atom(0);
+const savedVersionAtom = atom(0);
 
 /** Every user, for the user list (admin). */
 export const usersAtom = atom(async (get) => {
@@ -31,7 +34,7 @@ export function editedUserAtom(id: string): Atom<Promise<EditedUser>> {
   let found = edited.get(id);
   if (!found) {
     found = atom(async (get) => {
-      get(usersVersionAtom);
+      get(savedVersionAtom);
       return loadEdited(id);
     });
     edited.set(id, found);
@@ -54,6 +57,7 @@ export const saveUserAtom = atom(null, async (get, set, { id, data, currentPassw
     ? await createUser(data, currentPassword)
     : (await updateUser({ id: Number(id), which: ['all'], data, currentPassword }), Number(id));
   set(usersVersionAtom, (v) => v + 1);
+  set(savedVersionAtom, (v) => v + 1);
   if (get(userAtom)?.id === savedId) await set(renewAtom);
   return savedId;
 });
@@ -61,5 +65,6 @@ export const saveUserAtom = atom(null, async (get, set, { id, data, currentPassw
 /** Deletes a user, confirmed with the caller's own password. */
 export const deleteUserAtom = atom(null, async (_get, set, { id, currentPassword }: { id: number; currentPassword: string }) => {
   await deleteUser(id, currentPassword);
+  edited.delete(String(id));
   set(usersVersionAtom, (v) => v + 1);
 });

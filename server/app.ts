@@ -1,3 +1,4 @@
+import websocketPlugin from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config';
 import type { AssetSource } from './lib/assets';
@@ -38,6 +39,8 @@ import { subtitleRoutes } from './resources/subtitle/routes';
 import { createSubtitleRouteService } from './resources/subtitle/service';
 import { createSettingsService } from './resources/settings/service';
 import { usersRoutes } from './resources/users/routes';
+import { commandRoutes } from './resources/command/routes';
+import { createCommandService } from './resources/command/service';
 import { publicRoutes } from './resources/public/routes';
 import { createPublicService } from './resources/public/service';
 import { sharesRoutes } from './resources/shares/routes';
@@ -92,6 +95,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(securityHeadersPlugin);
   const web = createWebAssets({ store: deps.store, config: deps.config, assets: deps.assets });
   await app.register(notFoundPlugin, { sendIndex: web.sendIndex });
+  // WebSocket upgrades go through the router and its hooks (auth first); only /api/command uses it.
+  await app.register(websocketPlugin, { options: { maxPayload: 64 * 1024 } });
 
   const sessions = createSessionTracker();
   // One throttle for every password check: login, signup and share passwords (api.md §14).
@@ -112,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const shares = createSharesService({ store: deps.store, gates, config: deps.config });
   const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle });
+  const command = createCommandService({ store: deps.store, gates, enabled: deps.config.enableExec, env: deps.env ?? {} });
 
   // Public routes.
   app.register(healthRoutes);
@@ -130,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signedIn.register(resourcesRoutes, { resources });
     signedIn.register(usageRoutes, { usage });
     signedIn.register(sharesRoutes, { shares });
+    signedIn.register(commandRoutes, { command });
     signedIn.register(tusRoutes, { tus, baseURL: deps.config.baseURL });
     signedIn.register(previewRoutes, { preview });
     signedIn.register(subtitleRoutes, { subtitle });

@@ -189,6 +189,16 @@ describe('what a visitor sees', () => {
     expect(head.body).toBe('');
   });
 
+  it('names the subtitles of a video inside a folder share, never those beside a shared video', async () => {
+    const tree: Tree = { 'films/movie.mp4': 'x', 'films/movie.srt': '1', 'films/subs/movie.vtt': '2' };
+    const folder = await withShare({ tree, path: '/films/' });
+    expect((await visit(folder, '/api/public/share/h/movie.mp4')).json()).toMatchObject({ type: 'video', subtitles: ['/movie.srt', '/subs/movie.vtt'] });
+    const file = await withShare({ tree, path: '/films/movie.mp4' });
+    const body = (await visit(file, '/api/public/share/h')).json<Record<string, unknown>>();
+    expect(body).toMatchObject({ type: 'video', path: '' });
+    expect(body).not.toHaveProperty('subtitles');
+  });
+
   it('serves a file inside a folder share', async () => {
     const t = await withShare({ tree: PROJECTS, path: '/projects/' });
     expect((await visit(t, '/api/public/dl/h/public/readme.txt')).body).toBe('read me');

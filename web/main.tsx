@@ -12,7 +12,9 @@ import { themeSettingAtom } from './state/theme';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/layout.css';
-import './styles/pages.css';
+import './styles/login.css';
+import './styles/files.css';
+import './styles/settings.css';
 
 declare global {
   interface Window {

@@ -9,7 +9,7 @@ import { Listing } from './listing';
 import { useFilesRequest } from './use-files-request';
 
 function isListing(resource: Resource): resource is ListingData {
-  return resource.isDir && 'items' in resource;
+  return resource.isDir && Array.isArray(resource.items);
 }
 
 function Content({ resource, path }: { resource: Resource; path: string }) {

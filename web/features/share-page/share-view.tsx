@@ -35,7 +35,7 @@ export function ShareView({ resource, hash, path }: { resource: PublicResource; 
   const now = useAtomValue(nowAtom);
   const modified = new Date(resource.modified).getTime() / 1000;
   const download = apiUrl(withQuery(apiPaths.publicDownload(hash, path), { algo: resource.isDir ? 'zip' : undefined, token: resource.token }));
-  const items = 'items' in resource ? resource.items : null;
+  const items = resource.isDir ? (resource.items ?? []) : null;
   return (
     <div className="share">
       <section className="card share-info">

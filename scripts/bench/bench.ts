@@ -2,11 +2,12 @@
 // each with its ratio to a baseline measured in the same run. Benchmarks print; they never assert.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { listingBenchmark } from './listing';
 import { m1Benchmark } from './m1-executable';
 import type { Benchmark, Figure } from './measure';
 
 /** Every benchmark; add a module and list it here. */
-const BENCHMARKS: readonly Benchmark[] = [m1Benchmark];
+const BENCHMARKS: readonly Benchmark[] = [m1Benchmark, listingBenchmark];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(0)} ms`;

@@ -1,7 +1,7 @@
 import { basename, dirname, join } from 'node:path';
 import { AppError } from '../errors';
 import { fsError } from './fs-error';
-import { type HiddenFiles, isTempName, noHiddenFiles } from './hidden';
+import { type HiddenFiles, noHiddenFiles, TEMP_PREFIX } from './hidden';
 import { cleanPath, isWithin } from './paths';
 import { resolveTarget } from './resolve-symlinks';
 
@@ -79,8 +79,9 @@ export function scopeRoot(serverRoot: string, scope: string): string {
   return clean === '/' ? serverRoot : join(serverRoot, clean);
 }
 
+/** True when any component of a clean user path (always '/'-led) is a temporary name. */
 function hasTempComponent(path: string): boolean {
-  return path.split('/').some(isTempName);
+  return path.includes(`/${TEMP_PREFIX}`);
 }
 
 function refuse(intent: Intent): AppError {

@@ -9,19 +9,31 @@ export interface Sortable {
   isDir: boolean;
 }
 
-/** Compares digit runs by value and everything else by code unit (`file2` < `file10`). */
-export function naturalCompare(a: string, b: string): number {
-  const ra = a.match(/\d+|\D+/g) ?? [];
-  const rb = b.match(/\d+|\D+/g) ?? [];
-  for (let i = 0; i < Math.min(ra.length, rb.length); i++) {
+/** A name split into digit and non-digit runs, computed once per item for sorting. */
+type NameKey = string[];
+
+function keyOf(name: string): NameKey {
+  return name.match(/\d+|\D+/g) ?? [];
+}
+
+function compareKeys(ra: NameKey, rb: NameKey): number {
+  const n = Math.min(ra.length, rb.length);
+  for (let i = 0; i < n; i++) {
     const x = ra[i] ?? '';
     const y = rb[i] ?? '';
     if (x === y) continue;
-    const bothDigits = /^\d/.test(x) && /^\d/.test(y);
+    const c0 = x.charCodeAt(0);
+    const d0 = y.charCodeAt(0);
+    const bothDigits = c0 >= 48 && c0 <= 57 && d0 >= 48 && d0 <= 57;
     if (bothDigits) return compareDigits(x, y);
     return x < y ? -1 : 1;
   }
   return ra.length - rb.length;
+}
+
+/** Compares digit runs by value and everything else by code unit (`file2` < `file10`). */
+export function naturalCompare(a: string, b: string): number {
+  return compareKeys(keyOf(a), keyOf(b));
 }
 
 function compareDigits(x: string, y: string): number {
@@ -35,13 +47,16 @@ function compareDigits(x: string, y: string): number {
 
 const DIR_SIZE_OFFSET = -(2 ** 31);
 
-/** Directories first in both directions; names A->Z when `reverse` is false. */
-function byName(reverse: boolean): (a: Sortable, b: Sortable) => number {
-  return (a, b) => {
-    if (a.isDir !== b.isDir) return a.isDir ? -1 : 1;
-    const order = naturalCompare(a.name.toLowerCase(), b.name.toLowerCase());
+/** Directories first in both directions; names A->Z when `reverse` is false. Keys are made once. */
+function sortByName<T extends Sortable>(items: T[], reverse: boolean): T[] {
+  const keyed = items.map((item) => ({ item, key: keyOf(item.name.toLowerCase()) }));
+  keyed.sort((a, b) => {
+    if (a.item.isDir !== b.item.isDir) return a.item.isDir ? -1 : 1;
+    const order = compareKeys(a.key, b.key);
     return reverse ? -order : order;
-  };
+  });
+  keyed.forEach((k, i) => (items[i] = k.item));
+  return items;
 }
 
 function sizeKey(item: Sortable): number {
@@ -64,8 +79,8 @@ export function sortItems<T extends Sortable>(items: T[], sorting: Sorting): T[]
     case 'modified':
       return items.sort((a, b) => (sorting.asc ? 1 : -1) * byModified(a, b));
     case 'name':
-      return items.sort(byName(sorting.asc));
+      return sortByName(items, sorting.asc);
     default:
-      return sorting.asc ? items.sort(byName(true)) : items;
+      return sorting.asc ? sortByName(items, true) : items;
   }
 }

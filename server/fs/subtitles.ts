@@ -1,4 +1,3 @@
-import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isTempName } from './hidden';
@@ -19,7 +18,14 @@ interface Dir {
   real: string;
 }
 
-async function entriesOf(dir: Dir): Promise<Dirent[]> {
+/** What the finder needs of a directory entry (a Dirent, or what a listing already stat'ed). */
+export interface EntryKind {
+  name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+}
+
+async function entriesOf(dir: Dir): Promise<EntryKind[]> {
   try {
     const list = await readdir(dir.real, { withFileTypes: true });
     return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -35,7 +41,7 @@ interface SubsDir {
   children: { name: string; files: string[] }[];
 }
 
-function subtitleFiles(gate: PathGate, dir: Dir, entries: Dirent[]): string[] {
+function subtitleFiles(gate: PathGate, dir: Dir, entries: EntryKind[]): string[] {
   return entries
     .filter((e) => e.isFile() && SUBTITLE_EXT.test(e.name) && !isTempName(e.name))
     .map((e) => joinPath(dir.path, e.name))
@@ -59,15 +65,18 @@ function videoBase(name: string): string {
 }
 
 /**
- * A finder over `dir`, whose entries are read once and whose `subs`/`subtitles` folders are read
- * only when a video asks, so listings without videos cost nothing extra.
+ * A finder over `dir`, whose entries are read once (or taken from `known`, sorted by name, when
+ * a listing already has them) and whose `subs`/`subtitles` folders are read only when a video
+ * asks, so listings without videos cost nothing extra.
  */
-export function subtitleFinder(gate: PathGate, dir: Dir): SubtitleFinder {
-  let loaded: Promise<{ entries: Dirent[]; subs: SubsDir[] }> | undefined;
-  const load = async (): Promise<{ entries: Dirent[]; subs: SubsDir[] }> => {
-    const entries = await entriesOf(dir);
+export function subtitleFinder(gate: PathGate, dir: Dir, known?: EntryKind[]): SubtitleFinder {
+  let loaded: Promise<{ entries: EntryKind[]; subs: SubsDir[] }> | undefined;
+  const load = async (): Promise<{ entries: EntryKind[]; subs: SubsDir[] }> => {
+    const all = known ?? (await entriesOf(dir));
+    // Only subtitle files are kept: a folder of many videos must not cost videos x entries.
+    const entries = all.filter((e) => e.isFile() && SUBTITLE_EXT.test(e.name));
     const subs: SubsDir[] = [];
-    for (const e of entries.filter((x) => x.isDirectory() && SUBTITLE_DIR.test(x.name))) {
+    for (const e of all.filter((x) => x.isDirectory() && SUBTITLE_DIR.test(x.name))) {
       const sub = { path: joinPath(dir.path, e.name), real: join(dir.real, e.name) };
       if (gate.allows(sub.path)) subs.push(await readSubsDir(gate, sub));
     }

@@ -27,6 +27,13 @@ function bodyOf(request: FastifyRequest): Readable {
   return request.body instanceof Readable ? request.body : Readable.from([]);
 }
 
+/**
+ * Listings are serialised with the native JSON.stringify: on a 10,000-item listing it is several
+ * times faster and steadier than the schema compiler, and keeps upstream's key order (items,
+ * numDirs, numFiles, sorting, then the file fields). The schema still documents the shape.
+ */
+const nativeJson = { serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
+
 function withEtag(reply: FastifyReply, etag: string | undefined): FastifyReply {
   return etag === undefined ? reply : reply.header('etag', etag);
 }
@@ -40,12 +47,12 @@ export function resourcesRoutes(app: FastifyInstance, opts: ResourcesRoutesOptio
 
   // The bare prefix redirects to the root, as upstream's prefix stripper does (api.md §1.1).
   app.get('/api/resources', (_request, reply) => reply.redirect('/api/resources/', 301));
-  app.get<PathParams>('/api/resources/recursive/*', { schema: { response: { 200: RecursiveListSchema } } }, async (request, reply) => {
+  app.get<PathParams>('/api/resources/recursive/*', { schema: { response: { 200: RecursiveListSchema } }, ...nativeJson }, async (request, reply) => {
     const list = await resources.recursive(request.user, { raw: pathOf(request), signal: clientGone(reply) });
     // The client went away: write nothing (api.md §3.5).
     return list ?? reply.hijack();
   });
-  app.get<PathParams & { Querystring: { checksum?: string } }>('/api/resources/*', { schema: { querystring: ResourceGetQuerySchema, response: { 200: ResourceSchema } } }, async (request, reply) => {
+  app.get<PathParams & { Querystring: { checksum?: string } }>('/api/resources/*', { schema: { querystring: ResourceGetQuerySchema, response: { 200: ResourceSchema } }, ...nativeJson }, async (request, reply) => {
     const res = await resources.get(request.user, { raw: pathOf(request), checksum: request.query.checksum, xEncoding: request.headers['x-encoding'] === 'true' });
     if (res.kind === 'status') return sendStatus(reply, res.status);
     if (res.kind === 'bytes') return reply.type('application/octet-stream').send(res.stream);

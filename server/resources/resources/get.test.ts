@@ -222,6 +222,12 @@ describe('GET /api/resources: path variants (api.md 1.4, 11)', () => {
     expect(res.body).not.toContain('top secret');
   });
 
+  it('denies the exact-case path and answers 404 for another case on a case-sensitive disk', async () => {
+    const t = await setup();
+    expect((await call(t, { method: 'GET', url: '/api/resources/Secret.txt' })).statusCode).toBe(403);
+    expect((await call(t, { method: 'GET', url: '/api/resources/secret.TXT' })).statusCode).toBe(404);
+  });
+
   it('treats a backslash as part of the name', async () => {
     const t = await setup();
     const res = await call(t, { method: 'GET', url: '/api/resources/a%5Cb.txt' });

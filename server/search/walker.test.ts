@@ -1,7 +1,7 @@
 import { chmod, rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTree } from '../../tests/support/tree';
-import { walkTree, type WalkEntry } from './walker';
+import { realPathOf, relativePath, walkTree } from './walker';
 
 const roots: string[] = [];
 
@@ -11,9 +11,18 @@ async function tree(spec: Parameters<typeof makeTree>[0]): Promise<string> {
   return root;
 }
 
-async function collect(root: string, signal = new AbortController().signal): Promise<WalkEntry[]> {
-  const all: WalkEntry[] = [];
-  for await (const batch of walkTree(root, signal)) all.push(...batch);
+interface Seen {
+  path: string;
+  name: string;
+  isDir: boolean;
+  isSymlink: boolean;
+}
+
+async function collect(root: string, signal = new AbortController().signal): Promise<Seen[]> {
+  const all: Seen[] = [];
+  for await (const batch of walkTree(root, signal)) {
+    for (const e of batch) all.push({ path: relativePath(root, e), name: e.name, isDir: e.isDirectory(), isSymlink: e.isSymbolicLink() });
+  }
   return all;
 }
 
@@ -62,6 +71,24 @@ describe('walkTree', () => {
     const root = await tree({ 'file.txt': 'x' });
     expect(await collect(`${root}/file.txt`)).toEqual([]);
     expect(await collect(`${root}/missing`)).toEqual([]);
+  });
+
+  it('gives each entry its real path and does not read folders the filter refuses', async () => {
+    const root = await tree({ 'keep/a.txt': 'a', 'skip/b.txt': 'b' });
+    const seen: string[] = [];
+    for await (const batch of walkTree(root, new AbortController().signal, (e) => e.name !== 'skip')) {
+      for (const e of batch) seen.push(realPathOf(e));
+    }
+    expect(seen).toEqual([`${root}/keep`, `${root}/keep/a.txt`, `${root}/skip`]);
+  });
+
+  it('names entries relative to a root given with a trailing slash or as /', () => {
+    const entry = { name: 'c.txt', parentPath: '/srv/a/b' } as Parameters<typeof relativePath>[1];
+    expect(relativePath('/srv/a', entry)).toBe('b/c.txt');
+    expect(relativePath('/srv/a/', entry)).toBe('b/c.txt');
+    expect(relativePath('/', entry)).toBe('srv/a/b/c.txt');
+    expect(relativePath('/srv/a/b', entry)).toBe('c.txt');
+    expect(realPathOf({ name: 'x', parentPath: '/' } as Parameters<typeof realPathOf>[0])).toBe('/x');
   });
 
   it('stops when the signal is aborted', async () => {

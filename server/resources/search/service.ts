@@ -7,7 +7,7 @@ import { extensionOf, joinPath } from '../../fs/paths';
 import { mimeOfExtension } from '../../fs/mime';
 import type { PathGate } from '../../fs/scope';
 import { createNameMatcher, parseSearchQuery } from '../../search/query';
-import { walkTree, type WalkEntry } from '../../search/walker';
+import { realPathOf, relativePath, walkTree, type WalkEntry } from '../../search/walker';
 import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
 
@@ -40,16 +40,21 @@ interface SearchRoot {
   real: string;
 }
 
+// Lines are sent in chunks of this size, or after FLUSH_MS at the latest: one write per line
+// cost more than the whole walk of a large tree.
+const FLUSH_BYTES = 16 * 1024;
+const FLUSH_MS = 25;
+
 /**
- * Whether an entry may appear: the gate's name check (rules, dotfiles, temporary names), not
- * one of the server's own files, and a symlink only when it resolves inside the scope
- * (escaping links are invisible everywhere, api.md §5.2).
+ * Whether a matching entry may appear: the gate's name check (rules, dotfiles, temporary
+ * names), not one of the server's own files, and a symlink only when it resolves inside the
+ * scope (escaping links are invisible everywhere, api.md §5.2).
  */
-async function visible(root: SearchRoot, entry: WalkEntry): Promise<boolean> {
-  if (!root.gate.allows(joinPath(root.path, entry.path))) return false;
-  const real = `${root.real}/${entry.path}`;
+async function visible(root: SearchRoot, entry: WalkEntry, rel: string): Promise<boolean> {
+  if (!root.gate.allows(joinPath(root.path, rel))) return false;
+  const real = realPathOf(entry);
   if (root.gate.hides(real)) return false;
-  return !entry.isSymlink || (await root.gate.confines(real).catch(() => false));
+  return !entry.isSymbolicLink() || (await root.gate.confines(real).catch(() => false));
 }
 
 /**
@@ -59,39 +64,66 @@ async function visible(root: SearchRoot, entry: WalkEntry): Promise<boolean> {
  */
 async function* matchingLines(root: SearchRoot, query: string, signal: AbortSignal): AsyncGenerator<string> {
   const matches = createNameMatcher(parseSearchQuery(query), (name) => mimeOfExtension(extensionOf(name)) ?? '');
-  const enter = (entry: WalkEntry): boolean => !root.gate.hides(`${root.real}/${entry.path}`);
+  const enter = (entry: WalkEntry): boolean => !root.gate.hides(realPathOf(entry));
   for await (const batch of walkTree(root.real, signal, enter)) {
     let lines = '';
     for (const entry of batch) {
-      if (matches(entry.name) && (await visible(root, entry))) lines += `${JSON.stringify({ dir: entry.isDir, path: entry.path })}\n`;
+      if (!matches(entry.name)) continue;
+      const rel = relativePath(root.real, entry);
+      if (await visible(root, entry, rel)) lines += `${JSON.stringify({ dir: entry.isDirectory(), path: rel })}\n`;
     }
     if (lines !== '') yield lines;
   }
 }
 
+/** The signal of a search: aborted by the request's signal or when the stream closes. */
+function searchSignal(out: PassThrough, req: SearchRequest): AbortSignal {
+  // A plain controller: a composite AbortSignal.any re-evaluates on every `aborted` read.
+  const stop = new AbortController();
+  out.once('close', () => stop.abort());
+  if (req.signal.aborted) stop.abort();
+  else req.signal.addEventListener('abort', () => stop.abort(), { once: true });
+  return stop.signal;
+}
+
 /**
- * Pumps the lines into a stream with backpressure, plus the single keep-alive line; the walk
- * stops when the stream is closed (client gone) or the request's signal aborts.
+ * Pumps the lines into a stream, coalesced and with backpressure, plus the single keep-alive
+ * line; the walk stops when the stream is closed (client gone) or the request's signal aborts.
  */
 function lineStream(lines: (signal: AbortSignal) => AsyncGenerator<string>, req: SearchRequest, heartbeatMs: number): Readable {
   const out = new PassThrough();
-  const stop = new AbortController();
-  const signal = AbortSignal.any([stop.signal, req.signal]);
-  out.once('close', () => stop.abort());
+  const signal = searchSignal(out, req);
+  let pending = '';
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): boolean => {
+    clearTimeout(timer);
+    timer = undefined;
+    const chunk = pending;
+    pending = '';
+    return chunk === '' || out.destroyed || out.write(chunk);
+  };
   const heartbeat = setTimeout(() => {
     if (!out.writableEnded && !out.destroyed) out.write('\n');
   }, heartbeatMs);
   const pump = async (): Promise<void> => {
     for await (const chunk of lines(signal)) {
-      if (!out.write(chunk)) await once(out, 'drain', { signal });
+      pending += chunk;
+      if (pending.length < FLUSH_BYTES) timer ??= setTimeout(flush, FLUSH_MS);
+      else if (!flush()) await once(out, 'drain', { signal });
     }
+    flush();
   };
-  pump().then(
-    () => out.end(),
-    (err: unknown) => {
-      if (!signal.aborted) out.destroy(err instanceof Error ? err : new Error(String(err)));
-    },
-  ).finally(() => clearTimeout(heartbeat));
+  pump()
+    .then(
+      () => out.end(),
+      (err: unknown) => {
+        if (!signal.aborted) out.destroy(err instanceof Error ? err : new Error(String(err)));
+      },
+    )
+    .finally(() => {
+      clearTimeout(heartbeat);
+      clearTimeout(timer);
+    });
   return out;
 }
 

@@ -7,6 +7,7 @@ import { translated } from '../../fs/fs-error';
 import { baseName, parentPath } from '../../fs/paths';
 import type { PathGate, Target } from '../../fs/scope';
 import { archiveEntries, type ArchiveRoot } from './archive-entries';
+import { coalesce } from './coalesce';
 import { contentDisposition } from './content-disposition';
 import { archiveName, commonDir, parseSelection } from './selection';
 import type { RawResponse } from './send-file';
@@ -84,5 +85,5 @@ export async function archiveResponse(ctx: ArchiveContext, dir: Target, req: Arc
   if (req.head) return { status: 200, headers };
   const walk = { gate: ctx.gate, common: entriesBase(roots, common), signal: req.signal, onSkip: req.onSkip };
   const options = { signal: req.signal, onSkip: req.onSkip, ...(ctx.workerSource ? { workerSource: ctx.workerSource } : {}) };
-  return { status: 200, headers, body: createArchiveStream(format, archiveEntries(roots, walk), options) };
+  return { status: 200, headers, body: coalesce(createArchiveStream(format, archiveEntries(roots, walk), options)) };
 }

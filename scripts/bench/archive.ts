@@ -1,0 +1,92 @@
+// M3 archive benchmark: a folder of many small files downloaded as tar and zip through
+// GET /api/raw, against GNU tar and zip -6 writing the same archive into a pipe.
+// BENCH_ARCHIVE_FILES sets the file count (default 20000), BENCH_RUNS the runs (default 3).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { envNumber, fetchToNull, peakRss, startFilemgr, timeShell } from './filemgr-process';
+import { median, type Benchmark, type Figure } from './measure';
+
+const WORDS = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa'.split(' ');
+
+/** Deterministic text of 200 to 8000 bytes: compressible like documents and sources are. */
+function textOf(seed: number): string {
+  const size = 200 + ((seed * 7919) % 7800);
+  let out = '';
+  for (let i = 0; out.length < size; i++) out += `${WORDS[(seed + i * 31) % WORDS.length]}${i % 12 === 11 ? '\n' : ' '}`;
+  return out.slice(0, size);
+}
+
+/** `count` small files in folders of 100 below `dir`. */
+function smallFiles(dir: string, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const folder = join(dir, `folder-${String(Math.floor(i / 100)).padStart(4, '0')}`);
+    if (i % 100 === 0) mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `file-${String(i).padStart(6, '0')}.txt`), textOf(i));
+  }
+}
+
+interface Pair {
+  label: string;
+  algo: string;
+  gnu: string;
+  gnuLabel: string;
+}
+
+const PAIRS: readonly Pair[] = [
+  { label: 'tar', algo: 'tar', gnu: 'tar -cf - tree | cat > /dev/null', gnuLabel: 'GNU tar into a pipe' },
+  { label: 'zip', algo: 'zip', gnu: 'zip -6 -qr - tree | cat > /dev/null', gnuLabel: 'zip -6 into a pipe' },
+];
+
+interface Server {
+  base: string;
+  headers: Record<string, string>;
+}
+
+/** Interleaved runs of one format: the GNU tool, then filemgr, `runs` times. */
+async function measurePair(pair: Pair, ctx: { dir: string; server: Server; runs: number; count: number }, log: (line: string) => void): Promise<Figure> {
+  const url = `${ctx.server.base}/api/raw/tree?algo=${pair.algo}`;
+  // Untimed first passes warm the page cache for both sides.
+  await timeShell(pair.gnu, ctx.dir);
+  await fetchToNull(url, ctx.server.headers);
+  const gnu: number[] = [];
+  const ours: number[] = [];
+  for (let i = 0; i < ctx.runs; i++) {
+    const gnuMs = await timeShell(pair.gnu, ctx.dir);
+    const res = await fetchToNull(url, ctx.server.headers);
+    if (res.status !== 200) throw new Error(`/api/raw answered ${res.status}`);
+    gnu.push(gnuMs);
+    ours.push(res.ms);
+    log(`  ${pair.label}: ${pair.gnuLabel} ${gnuMs.toFixed(0)} ms, filemgr ${res.ms.toFixed(0)} ms (${(res.bytes / 2 ** 20).toFixed(1)} MiB)`);
+  }
+  return { label: `${ctx.count} files as ${pair.label} via /api/raw (median)`, value: median(ours), unit: 'ms', baseline: { label: pair.gnuLabel, value: median(gnu) } };
+}
+
+/** Runs the archive benchmark, prints its progress and returns its figures. */
+export async function run(log: (line: string) => void = console.log): Promise<Figure[]> {
+  const count = envNumber('BENCH_ARCHIVE_FILES', 20_000);
+  const runs = envNumber('BENCH_RUNS', 3);
+  const dir = await mkdtemp(join(tmpdir(), 'filemgr-bench-archive-'));
+  log(`  writing ${count} small files`);
+  smallFiles(join(dir, 'tree'), count);
+  const filemgr = await startFilemgr(dir);
+  try {
+    const server = { base: filemgr.base, headers: { 'x-auth': filemgr.token } };
+    const before = await peakRss(filemgr.pid);
+    const figures: Figure[] = [];
+    for (const pair of PAIRS) figures.push(await measurePair(pair, { dir, server, runs, count }, log));
+    figures.push({ label: 'server peak RSS after the archives', value: await peakRss(filemgr.pid), unit: 'B', baseline: { label: 'its peak RSS before them', value: before } });
+    return figures;
+  } finally {
+    await filemgr.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** M3: many small files streamed as tar and zip, against GNU tar and zip. */
+export const archiveBenchmark: Benchmark = {
+  name: 'archive',
+  title: 'M3: a folder of small files as tar and zip (GET /api/raw) against GNU tar and zip',
+  run,
+};

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTree, type Tree } from '../../tests/support/tree';
 import { copyTree, moveTree } from './copy-move';
-import { TEMP_PREFIX } from './hidden';
+import { hiddenFilesOf, TEMP_PREFIX } from './hidden';
 import { createGate, type PathGate } from './scope';
 
 const roots: string[] = [];
@@ -61,6 +61,15 @@ describe('copyTree', () => {
     const { root, gate } = await setup({ 'scope/real/x.txt': 'x', 'scope/srcdir/dirlink': { symlink: '../real' }, 'scope/srcdir/ok.txt': 'readable' });
     await expect(copyTree(gate, await pair(gate, '/srcdir', '/dstdir'), modes)).rejects.toMatchObject({ code: 'bad_request' });
     expect(await readFile(join(root, 'dstdir/ok.txt'), 'utf8')).toBe('readable');
+  });
+
+  it("leaves the server's own files and temporary files out of a copy", async () => {
+    const base = await makeTree({ 'scope/src/a.txt': 'A', 'scope/src/filemgr.json': '{}', 'scope/src/.filemgr-tmp-1': 'partial' });
+    roots.push(base);
+    const root = join(base, 'scope');
+    const gate = await createGate({ root, followExternalSymlinks: false, hidden: await hiddenFilesOf({ databasePath: join(root, 'src/filemgr.json'), cacheDir: '' }) });
+    await copyTree(gate, await pair(gate, '/src', '/dst'), modes);
+    expect(await readdir(join(root, 'dst'))).toEqual(['a.txt']);
   });
 
   it('refuses to copy a file onto itself (400)', async () => {

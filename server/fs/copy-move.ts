@@ -1,6 +1,6 @@
 import { constants, type BigIntStats } from 'node:fs';
 import { chmod, copyFile, lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AppError, isAppError } from '../errors';
 import { errnoCode, fsError } from './fs-error';
 import { isTempName } from './hidden';
@@ -62,7 +62,8 @@ async function copyDirectory(ctx: CopyCtx, { src, dst }: Pair, own: BigIntStats)
   await mkdir(dst.resolved, { recursive: true, mode: Number(own.mode) & 0o7777 });
   const names = (await readdir(src.real)).sort();
   for (const name of names) {
-    if (isTempName(name)) continue;
+    // Temporary files and the server's own files are never part of a copy (api.md §14).
+    if (isTempName(name) || ctx.gate.hides(join(src.real, name))) continue;
     try {
       const child = await ctx.gate.resolve(joinPath(src.path, name), 'read', { unchecked: true });
       const target = await ctx.gate.resolve(joinPath(dst.path, name), 'write', { unchecked: true });

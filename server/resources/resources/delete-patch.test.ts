@@ -2,7 +2,7 @@ import { lstat, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../tests/support/test-app';
-import { appsForEachTest, call, userWith } from './test-kit';
+import { appsForEachTest, call, canMountTmpfs, userWith, withTmpfs } from './test-kit';
 
 const start = appsForEachTest();
 const exists = (p: string) => lstat(p).then(() => true, () => false);
@@ -199,6 +199,24 @@ describe('PATCH /api/resources: rename (move)', () => {
     const t = await start({ tree: { 'a.txt': 'a', 'l.txt': { symlink: 'a.txt' } } });
     expect((await patch(t, '/a.txt', { query: 'action=rename&destination=%2Fa.txt' })).statusCode).toBe(200);
     expect(await readFile(join(t.root, 'a.txt'), 'utf8')).toBe('a');
+  });
+
+  it.skipIf(!canMountTmpfs())('moves across devices by copying then removing the source', async () => {
+    const t = await start({ tree: { 'a/f.txt': 'F', 'a/sub/g.txt': 'G', 'mnt/': null } });
+    await withTmpfs(join(t.root, 'mnt'), '1m', async () => {
+      expect((await patch(t, '/a', { query: 'action=rename&destination=%2Fmnt%2Fa' })).statusCode).toBe(200);
+      expect(await readFile(join(t.root, 'mnt/a/sub/g.txt'), 'utf8')).toBe('G');
+      expect(await exists(join(t.root, 'a'))).toBe(false);
+    });
+  });
+
+  it.skipIf(!canMountTmpfs())('keeps the source and removes the partial copy when a cross-device move fails', async () => {
+    const t = await start({ tree: { 'a/big.bin': Buffer.alloc(200 * 1024, 7), 'a/small.txt': 's', 'mnt/': null } });
+    await withTmpfs(join(t.root, 'mnt'), '64k', async () => {
+      expect((await patch(t, '/a', { query: 'action=rename&destination=%2Fmnt%2Fa' })).statusCode).toBe(507);
+      expect(await exists(join(t.root, 'mnt/a'))).toBe(false);
+      expect((await readFile(join(t.root, 'a/big.bin'))).length).toBe(200 * 1024);
+    });
   });
 
   it('answers 409 for a directory over a file even with override', async () => {

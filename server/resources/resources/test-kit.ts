@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterEach } from 'vitest';
 import { buildTestApp, type TestApp, type TestAppOptions } from '../../../tests/support/test-app';
@@ -35,4 +36,24 @@ export async function userWith(t: TestApp, name: string, ...on: (keyof Permissio
 export function call(t: TestApp, req: InjectOptions & { as?: string }): Promise<LightMyRequestResponse> {
   const { as, headers, ...rest } = req;
   return t.app.inject({ ...rest, headers: { 'x-auth': t.token(as), ...(headers ?? {}) } });
+}
+
+/** Whether this machine lets tests mount a small tmpfs (root in a container that allows it). */
+export function canMountTmpfs(): boolean {
+  try {
+    execFileSync('sh', ['-c', 'd=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs "$d" && umount "$d" && rmdir "$d"'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Mounts a tmpfs of `size` at `dir` for the length of `fn` (another device, or a small disk). */
+export async function withTmpfs<T>(dir: string, size: string, fn: () => Promise<T>): Promise<T> {
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
+  try {
+    return await fn();
+  } finally {
+    execFileSync('umount', ['-l', dir]);
+  }
 }

@@ -1,25 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chmod, lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEMP_PREFIX } from '../../fs/hidden';
-import { appsForEachTest, call, userWith } from './test-kit';
+import { appsForEachTest, call, canMountTmpfs, userWith, withTmpfs } from './test-kit';
 
 const start = appsForEachTest();
 const exists = (p: string) => lstat(p).then(() => true, () => false);
 const temps = async (dir: string) => (await readdir(dir)).filter((n) => n.startsWith(TEMP_PREFIX));
-
-/** Whether this machine lets us mount a small tmpfs (root in a container that allows it). */
-function canMountTmpfs(): boolean {
-  try {
-    execFileSync('sh', ['-c', 'd=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs "$d" && umount "$d" && rmdir "$d"'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('POST /api/resources', () => {
   it('creates a directory for a trailing slash, and PUT on it answers 405', async () => {
@@ -137,17 +126,14 @@ describe('PUT /api/resources', () => {
   it.skipIf(!canMountTmpfs())('answers 507 on a full disk and keeps the old content', async () => {
     const t = await start({ tree: { 'small/': null } });
     const small = join(t.root, 'small');
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', small]);
-    try {
+    await withTmpfs(small, '64k', async () => {
       await writeFile(join(small, 'f.txt'), 'old');
       const res = await call(t, { method: 'PUT', url: '/api/resources/small/f.txt', payload: Buffer.alloc(1024 * 1024, 1) });
       expect(res.statusCode).toBe(507);
       expect(res.body).toBe('507 Insufficient Storage\n');
       expect(await readFile(join(small, 'f.txt'), 'utf8')).toBe('old');
       expect(await temps(small)).toEqual([]);
-    } finally {
-      execFileSync('umount', [small]);
-    }
+    });
   });
 
   it('writes nothing for a path with a NUL byte or an overlong name', async () => {

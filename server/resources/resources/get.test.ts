@@ -169,6 +169,15 @@ describe('GET /api/resources: a file', () => {
     expect(json((await call(t, { method: 'GET', url: '/api/resources/movie.mkv' })).body).subtitles).toEqual(['/movie.srt', '/subtitles/movie/en.ass']);
   });
 
+  it('finds subtitles of a video inside a dot-folder for a hideDotfiles user', async () => {
+    const t = await start({ tree: { '.media/movie.mp4': 'x', '.media/movie.vtt': 'v' } });
+    await t.store.update((db) => {
+      db.users[0]!.hideDotfiles = true;
+    });
+    const res = await call(t, { method: 'GET', url: '/api/resources/.media/movie.mp4' });
+    expect(json(res.body).subtitles).toEqual(['/.media/movie.vtt']);
+  });
+
   it.each([
     ['model.stl', 'stl'],
     ['mesh.obj', 'obj'],

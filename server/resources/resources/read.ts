@@ -40,7 +40,8 @@ async function directoryResource(deps: ResourcesDeps, user: UserRecord, { gate, 
 
 async function fileResource(user: UserRecord, { gate, info, target }: Found): Promise<Resource> {
   if (info.type === 'video') {
-    const parent = await gate.resolve(parentPath(target.path));
+    // The file itself passed the rules; a hidden parent folder (dotfiles) must not hide its subtitles' lookup.
+    const parent = await gate.resolve(parentPath(target.path), 'read', { unchecked: true });
     const subs = await subtitleFinder(gate, parent).forVideo(baseName(target.path));
     if (subs.length > 0) info.subtitles = subs;
   }

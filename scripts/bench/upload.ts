@@ -1,0 +1,214 @@
+// Upload throughput: a file sent through the raw `POST /api/resources` and through tus (10 MiB
+// PATCHes, as the UI sends them), each against writing the same bytes to disk with `fs` in this
+// process, in the same run. Every path ends with the data on disk (the server fsyncs uploads, so
+// the baseline fsyncs too). Sizes: BENCH_UPLOAD_BYTES (default 2G; K/M/G suffixes), BENCH_RUNS
+// (default 3, the median is kept). `tsx scripts/bench/upload.ts` runs it alone.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { open, rm } from 'node:fs/promises';
+import { Agent, request, type ClientRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ServerConfig } from '../../server/config';
+import { median, type Benchmark, type Figure } from './measure';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SELF = fileURLToPath(import.meta.url);
+const SOURCE_BYTES = 16 * 1024 * 1024;
+const TUS_CHUNK = 10 * 1024 * 1024;
+
+/** A size from the environment: bytes, or a number with K, M or G (binary units). */
+export function sizeFromEnv(value: string | undefined, fallback: number): number {
+  const m = /^(\d+)([KMG]?)$/i.exec(value ?? '');
+  if (!m) return fallback;
+  const unit = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(m[2] ?? '').toUpperCase()] ?? 1;
+  return Number(m[1]) * unit;
+}
+
+/** A server of the bench: a real app in a child process (so client and server do not share a thread). */
+export interface BenchServer {
+  port: number;
+  /** The served root (a temp directory). */
+  root: string;
+  /** The admin's token. */
+  token: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `buildTestApp` with `config` in a child process and waits for its address. */
+export async function startBenchServer(config: Partial<ServerConfig>): Promise<BenchServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SELF, 'serve', JSON.stringify(config)], {
+    cwd: ROOT,
+    env: { ...process.env, TSX_TSCONFIG_PATH: join(ROOT, 'build/tsconfig.json') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await firstLine(child);
+  const info = JSON.parse(line) as { port: number; root: string; token: string };
+  return { ...info, stop: () => stopChild(child) };
+}
+
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (l) => resolve(l));
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** The child side: a test app on a free port; prints `{port, root, token}` and serves until SIGTERM. */
+async function serve(json: string): Promise<void> {
+  const { buildTestApp } = await import('../../tests/support/test-app');
+  const t = await buildTestApp({ config: JSON.parse(json) as Partial<ServerConfig> });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  process.stdout.write(`${JSON.stringify({ port, root: t.root, token: t.token() })}\n`);
+  process.once('SIGTERM', () => void t.close().then(() => process.exit(0)));
+}
+
+/** Writes `total` bytes of `source` (repeated) into a request, honouring backpressure. */
+async function writeBody(req: ClientRequest, source: Buffer, span: { from: number; total: number }): Promise<void> {
+  for (let done = 0; done < span.total; ) {
+    const at = (span.from + done) % source.length;
+    const piece = source.subarray(at, Math.min(source.length, at + span.total - done));
+    done += piece.length;
+    if (!req.write(piece)) await new Promise((r) => req.once('drain', r));
+  }
+  req.end();
+}
+
+interface Call {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: { source: Buffer; from: number; total: number };
+}
+
+/** One request to the bench server; resolves with the status and headers once the answer is read. */
+export function call(server: BenchServer, agent: Agent, c: Call): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const headers = { 'x-auth': server.token, ...c.headers, ...(c.body ? { 'content-length': String(c.body.total) } : {}) };
+    const req = request({ host: '127.0.0.1', port: server.port, method: c.method, path: c.path, agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.on('error', reject);
+    if (c.body) writeBody(req, c.body.source, c.body).catch(reject);
+    else req.end();
+  });
+}
+
+function expectStatus(what: string, got: number, want: number): void {
+  if (got !== want) throw new Error(`${what}: status ${got}, expected ${want}`);
+}
+
+async function fsWrite(path: string, source: Buffer, total: number): Promise<number> {
+  const start = performance.now();
+  const fh = await open(path, 'w', 0o640);
+  try {
+    for (let done = 0; done < total; ) {
+      const n = Math.min(source.length, total - done);
+      const { bytesWritten } = await fh.write(source, 0, n, done);
+      done += bytesWritten;
+    }
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  return performance.now() - start;
+}
+
+async function rawPost(server: BenchServer, agent: Agent, data: { source: Buffer; total: number }): Promise<number> {
+  const start = performance.now();
+  const res = await call(server, agent, { method: 'POST', path: '/api/resources/raw.bin?override=true', headers: { 'content-type': 'application/octet-stream' }, body: { ...data, from: 0 } });
+  expectStatus('raw POST', res.status, 200);
+  return performance.now() - start;
+}
+
+async function tusUpload(server: BenchServer, agent: Agent, data: { source: Buffer; total: number }): Promise<number> {
+  const start = performance.now();
+  const path = '/api/tus/tus.bin?override=true';
+  const created = await call(server, agent, { method: 'POST', path, headers: { 'upload-length': String(data.total), 'tus-resumable': '1.0.0' } });
+  expectStatus('tus POST', created.status, 201);
+  const location = String(created.headers.location);
+  for (let offset = 0; offset < data.total; offset += TUS_CHUNK) {
+    const n = Math.min(TUS_CHUNK, data.total - offset);
+    const headers = { 'content-type': 'application/offset+octet-stream', 'upload-offset': String(offset), 'tus-resumable': '1.0.0' };
+    const res = await call(server, agent, { method: 'PATCH', path: location, headers, body: { source: data.source, from: offset, total: n } });
+    expectStatus('tus PATCH', res.status, 204);
+  }
+  return performance.now() - start;
+}
+
+const mbps = (bytes: number, ms: number): string => `${(bytes / 1e6 / (ms / 1000)).toFixed(0)} MB/s`;
+
+type Way = 'fs' | 'raw' | 'tus';
+
+/** One round: the three ways in a rotating order (the disk of a shared machine drifts over time). */
+async function round(server: BenchServer, agent: Agent, data: { source: Buffer; total: number; turn: number }): Promise<Record<Way, number>> {
+  const ways: Record<Way, () => Promise<number>> = {
+    fs: () => fsWrite(join(server.root, 'fs.bin'), data.source, data.total),
+    raw: () => rawPost(server, agent, data),
+    tus: () => tusUpload(server, agent, data),
+  };
+  const order: Way[] = ['fs', 'raw', 'tus'];
+  const times = { fs: 0, raw: 0, tus: 0 };
+  for (let i = 0; i < order.length; i++) {
+    const way = order[(i + data.turn) % order.length]!;
+    times[way] = await ways[way]();
+    await rm(join(server.root, `${way}.bin`), { force: true });
+  }
+  return times;
+}
+
+/** Measures the three ways of writing BENCH_UPLOAD_BYTES; prints throughputs and their ratios. */
+export async function run(log: (line: string) => void = console.log): Promise<Figure[]> {
+  const total = sizeFromEnv(process.env.BENCH_UPLOAD_BYTES, 2 * 1024 ** 3);
+  const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 3);
+  const source = randomBytes(SOURCE_BYTES);
+  const server = await startBenchServer({});
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const rounds: Record<Way, number>[] = [];
+  try {
+    for (let turn = 0; turn < runs; turn++) {
+      const r = await round(server, agent, { source, total, turn });
+      rounds.push(r);
+      log(`  run ${turn + 1}/${runs}: fs ${mbps(total, r.fs)}, raw POST ${mbps(total, r.raw)}, tus ${mbps(total, r.tus)}`);
+    }
+  } finally {
+    agent.destroy();
+    await server.stop();
+  }
+  const med = (way: Way) => median(rounds.map((r) => r[way]));
+  // Each round's ratio compares runs minutes apart at most; the median of ratios resists drift.
+  const ratio = (way: Way) => median(rounds.map((r) => r.fs / r[way])).toFixed(2);
+  log(`  ${(total / 1024 ** 2).toFixed(0)} MiB, median of ${runs} rounds; throughput against fs.write + fsync in the bench process (${mbps(total, med('fs'))}):`);
+  log(`    raw POST /api/resources  ${mbps(total, med('raw')).padStart(9)}  ${ratio('raw')} x fs (target >= 0.80)`);
+  log(`    tus, 10 MiB PATCHes      ${mbps(total, med('tus')).padStart(9)}  ${ratio('tus')} x fs (target >= 0.70)`);
+  const baseline = { label: 'fs.write + fsync in the bench process', value: med('fs') };
+  return [
+    { label: `raw POST of ${(total / 1024 ** 2).toFixed(0)} MiB (time)`, value: med('raw'), unit: 'ms', baseline },
+    { label: `tus upload of ${(total / 1024 ** 2).toFixed(0)} MiB (time)`, value: med('tus'), unit: 'ms', baseline },
+  ];
+}
+
+/** The module as scripts/bench/bench.ts lists benchmarks. */
+export const uploadBenchmark: Benchmark = { name: 'upload', title: 'M4: upload throughput (raw POST and tus) against fs', run };
+
+if (process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === import.meta.url) {
+  const main = process.argv[2] === 'serve' ? serve(process.argv[3] ?? '{}') : run().then(() => undefined);
+  main.catch((err: unknown) => {
+    console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  });
+}

@@ -1,5 +1,6 @@
-import { type BigIntStats } from 'node:fs';
+import { createReadStream, type BigIntStats } from 'node:fs';
 import { lstat, readFile, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { FileInfo } from '../contract/resource';
 import { AppError } from '../errors';
 import { detectType, type FileType, type TypeQuery } from './detect-type';
@@ -101,4 +102,24 @@ export async function requireExisting(gate: PathGate, raw: string): Promise<Entr
   const s = await statTarget(target);
   if (s.dangling) throw new AppError('not_found');
   return s;
+}
+
+/** `dev:ino` of the entry itself, or null when nothing is there (same-file test of §3.9 step 5). */
+export async function identityOf(target: Target): Promise<string | null> {
+  try {
+    const s = await lstat(target.real, { bigint: true });
+    return `${s.dev}:${s.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/** True when something (a file, folder or link) exists at the gated path. */
+export async function existsAt(target: Target): Promise<boolean> {
+  return (await identityOf(target)) !== null;
+}
+
+/** The bytes of a gated file as a stream (X-Encoding answers, §3.4 step 2). */
+export function fileStream(target: Target): Readable {
+  return createReadStream(target.resolved);
 }

@@ -154,3 +154,8 @@ export async function removeTree(target: Target, guards: (real: string) => boole
     throw fsError(err);
   }
 }
+
+/** Removes a single file written by a failed request; a missing file is fine. */
+export async function discardFile(target: Target): Promise<void> {
+  await rm(target.resolved, { force: true });
+}

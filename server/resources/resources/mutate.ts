@@ -1,23 +1,13 @@
-import { lstat, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../errors';
-import { statTarget } from '../../fs/info';
+import { existsAt, statTarget } from '../../fs/info';
 import { cleanPath, isWithin } from '../../fs/paths';
 import type { PathGate, Target } from '../../fs/scope';
 import { etagOf } from '../../fs/stat-format';
 import { walk } from '../../fs/walk';
-import { makeDirectory, removeTree, writeFileAtomic } from '../../fs/write';
+import { discardFile, makeDirectory, removeTree, writeFileAtomic } from '../../fs/write';
 import type { UserRecord } from '../../state/schema';
 import { gateOf, hookContext, modesOf, type ResourcesDeps } from './context';
-
-async function exists(target: Target): Promise<boolean> {
-  try {
-    await lstat(target.real);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export interface CreateRequest {
   /** The raw request path; a trailing '/' creates a directory. */
@@ -40,7 +30,7 @@ export async function createResource(deps: ResourcesDeps, user: UserRecord, req:
     await deps.hooks.around('upload', ctx, () => makeDirectory(target, modes.dirMode));
     return undefined;
   }
-  const existed = await exists(target);
+  const existed = await existsAt(target);
   if (existed) {
     if (!req.override) throw new AppError('exists');
     if (!user.perm.modify) throw new AppError('forbidden');
@@ -52,7 +42,7 @@ export async function createResource(deps: ResourcesDeps, user: UserRecord, req:
     return etagOf(s);
   } catch (err) {
     // A new file whose after-hook failed is removed (§3.6 step 5); an old file keeps its new bytes.
-    if (!existed) await rm(target.resolved, { force: true });
+    if (!existed) await discardFile(target);
     throw err;
   }
 }

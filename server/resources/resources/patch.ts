@@ -1,7 +1,7 @@
-import { lstat } from 'node:fs/promises';
 import type { ResourcePatchQuery } from '../../contract/resource';
 import { AppError } from '../../errors';
 import { copyTree, moveTree } from '../../fs/copy-move';
+import { identityOf } from '../../fs/info';
 import { baseName, canonicalPath, cleanPath, isWithin, joinPath, numberedName, parentPath } from '../../fs/paths';
 import type { PathGate, Target } from '../../fs/scope';
 import type { UserRecord } from '../../state/schema';
@@ -19,21 +19,12 @@ export function decodeDestination(value: string): string {
   }
 }
 
-async function identity(t: Target): Promise<string | null> {
-  try {
-    const s = await lstat(t.real, { bigint: true });
-    return `${s.dev}:${s.ino}`;
-  } catch {
-    return null;
-  }
-}
-
 /** `name(1).ext`, `name(2).ext`, ...: the first free name beside `dst` (§3.9 step 6). */
 async function freeName(gate: PathGate, dst: Target): Promise<Target> {
   const dir = parentPath(dst.path);
   for (let n = 1; ; n++) {
     const next = await gate.resolve(joinPath(dir, numberedName(baseName(dst.path), n)), 'write');
-    if ((await identity(next)) === null) return next;
+    if ((await identityOf(next)) === null) return next;
   }
 }
 
@@ -57,7 +48,7 @@ async function plan(deps: ResourcesDeps, user: UserRecord, { raw, query: q }: Pa
   let dst = await gate.resolve(canonicalPath(decodeDestination(q.destination ?? '')), 'write');
   if (src.path === '/' || dst.path === '/') throw new AppError('forbidden');
   if (dst.path !== src.path && isWithin(src.path, dst.path)) throw new AppError('bad_request', 'source is parent');
-  const [srcId, dstId] = await Promise.all([identity(src), identity(dst)]);
+  const [srcId, dstId] = await Promise.all([identityOf(src), identityOf(dst)]);
   if (srcId === null) throw new AppError('not_found');
   const same = srcId === dstId;
   if (!(action === 'rename' && same) && dstId !== null) {

@@ -1,9 +1,8 @@
-import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { RecursiveEntry, Resource } from '../../contract/resource';
 import { AppError } from '../../errors';
 import { checksumAlgorithm, checksumOf } from '../../fs/checksum';
-import { fileInfo, readTextContent, type FileInfo } from '../../fs/info';
+import { fileInfo, fileStream, readTextContent, type FileInfo } from '../../fs/info';
 import { listDirectory } from '../../fs/listing';
 import { baseName, parentPath } from '../../fs/paths';
 import type { PathGate, Target } from '../../fs/scope';
@@ -59,7 +58,7 @@ export async function getResource(deps: ResourcesDeps, user: UserRecord, opts: G
   if (found.info.isDir) return { kind: 'json', body: await directoryResource(deps, user, found) };
   if (opts.xEncoding) {
     if (!user.perm.download) return { kind: 'status', status: 202 };
-    if (found.info.type === 'text') return { kind: 'bytes', stream: createReadStream(found.target.resolved) };
+    if (found.info.type === 'text') return { kind: 'bytes', stream: fileStream(found.target) };
   }
   if (opts.checksum !== undefined) {
     if (!user.perm.download) return { kind: 'status', status: 202 };

@@ -71,9 +71,30 @@ function readSmall(member: Member): Buffer {
   }
 }
 
+/**
+ * A small file's content, already read. Iterating it (what the archive writers do) yields the
+ * buffer directly: Readable.from's generic async iterator cost about 18 µs per file, more than
+ * reading the file.
+ */
+class BufferBody extends Readable {
+  constructor(private readonly data: Buffer) {
+    super();
+  }
+
+  override _read(): void {
+    this.push(this.data);
+    this.push(null);
+  }
+
+  // eslint-disable-next-line @typescript-eslint/require-await -- the stream protocol asks for an async iterator
+  override async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
+    yield this.data;
+  }
+}
+
 function openMember(member: Member): Readable {
   try {
-    if (member.stats.size <= SMALL_FILE) return Readable.from([readSmall(member)], { objectMode: false });
+    if (member.stats.size <= SMALL_FILE) return new BufferBody(readSmall(member));
     const fd = openSync(member.real, openFlags(member));
     return createReadStream('', { fd, highWaterMark: READ_CHUNK });
   } catch (err) {

@@ -12,6 +12,9 @@ const codeTable: Readonly<Record<string, { code: ErrorCode; message?: string }>>
   ENOENT: { code: 'not_found' },
   EEXIST: { code: 'exists' },
   ENOTEMPTY: { code: 'exists' },
+  // A mount point or a running program's file: the request conflicts with the state of the disk.
+  EBUSY: { code: 'exists' },
+  ETXTBSY: { code: 'exists' },
   ENOTDIR: { code: 'not_found' },
   EISDIR: { code: 'bad_request', message: 'path is a directory' },
   ENAMETOOLONG: { code: 'bad_request', message: 'file name too long' },

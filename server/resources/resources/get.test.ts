@@ -37,11 +37,14 @@ describe('GET /api/resources: a directory', () => {
     expect(body.path).toBe('/');
   });
 
-  it('redirects the bare prefix to the root', async () => {
+  it.each([
+    ['/api/resources', '/api/resources/'],
+    ['/api/resources/recursive', '/api/resources/recursive/'],
+  ])('redirects the bare prefix %s to %s', async (url, location) => {
     const t = await start();
-    const res = await call(t, { method: 'GET', url: '/api/resources' });
+    const res = await call(t, { method: 'GET', url });
     expect(res.statusCode).toBe(301);
-    expect(res.headers.location).toBe('/api/resources/');
+    expect(res.headers.location).toBe(location);
   });
 
   it('sorts by the user sorting, names naturally with directories first', async () => {

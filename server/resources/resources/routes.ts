@@ -47,6 +47,7 @@ export function resourcesRoutes(app: FastifyInstance, opts: ResourcesRoutesOptio
 
   // The bare prefix redirects to the root, as upstream's prefix stripper does (api.md §1.1).
   app.get('/api/resources', (_request, reply) => reply.redirect('/api/resources/', 301));
+  app.get('/api/resources/recursive', (_request, reply) => reply.redirect('/api/resources/recursive/', 301));
   app.get<PathParams>('/api/resources/recursive/*', { schema: { response: { 200: RecursiveListSchema } }, ...nativeJson }, async (request, reply) => {
     const list = await resources.recursive(request.user, { raw: pathOf(request), signal: clientGone(reply) });
     // The client went away: write nothing (api.md §3.5).

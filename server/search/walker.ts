@@ -1,5 +1,6 @@
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { translated } from '../fs/fs-error';
 
 /**
  * An entry met by the walk: a Dirent as readdir reports it (its type from d_type, so a symlink
@@ -51,6 +52,13 @@ export function relativePath(root: string, entry: WalkEntry): string {
   const prefix = root.endsWith('/') ? root : `${root}/`;
   const parent = entry.parentPath === root ? '' : entry.parentPath.slice(prefix.length);
   return parent === '' ? entry.name : `${parent}/${entry.name}`;
+}
+
+/** Where a walk starts: the canonical real path of a gated path, and whether it is a folder. */
+export async function walkRoot(real: string): Promise<{ real: string; isDir: boolean }> {
+  const canonical = await translated(() => realpath(real));
+  const stats = await translated(() => stat(canonical));
+  return { real: canonical, isDir: stats.isDirectory() };
 }
 
 /** Reads and sorts one directory; null when it cannot be read (skipped, like upstream's walk). */

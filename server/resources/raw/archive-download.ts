@@ -1,14 +1,13 @@
-import { realpath, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createArchiveStream } from '../../archive/archive';
 import { archiveExtension, parseArchiveAlgo, type ArchiveFormat } from '../../archive/formats';
 import { AppError } from '../../errors';
-import { translated } from '../../fs/fs-error';
 import { baseName, parentPath } from '../../fs/paths';
 import type { PathGate, Target } from '../../fs/scope';
 import { archiveEntries, type ArchiveRoot } from './archive-entries';
 import { coalesce } from './coalesce';
 import { contentDisposition } from './content-disposition';
+import { selectedOnDisk } from './disk';
 import { archiveName, commonDir, parseSelection } from './selection';
 import type { RawResponse } from './send-file';
 
@@ -49,10 +48,9 @@ const contentTypes: Readonly<Record<ArchiveFormat, string>> = {
  */
 async function selectedRoot(gate: PathGate, path: string): Promise<ArchiveRoot> {
   const target = await gate.resolve(path);
-  const stats = await translated(() => stat(target.real));
-  const real = stats.isDirectory() ? await translated(() => realpath(target.real)) : target.real;
+  const { real, stats, linked } = await selectedOnDisk(target);
   if (stats.isDirectory() && !(await gate.confines(real))) throw new AppError('forbidden');
-  return { path: target.path, real, stats };
+  return { path: target.path, real, stats, linked };
 }
 
 /** The common directory that names the entries: a single selected file is named by itself. */

@@ -25,6 +25,8 @@ export interface ArchiveRoot {
   /** On-disk path, symlinks of the last component resolved for directories. */
   real: string;
   stats: Stats;
+  /** The path itself is a symlink the gate confined: opening it may follow the link. */
+  linked: boolean;
 }
 
 export interface ArchiveWalk {
@@ -192,8 +194,7 @@ async function* directory(walk: ArchiveWalk, dir: Member, ancestors: Set<string>
 export async function* archiveEntries(roots: readonly ArchiveRoot[], walk: ArchiveWalk): AsyncGenerator<ArchiveEntry> {
   for (const root of roots) {
     if (walk.signal.aborted) return;
-    const member: Member = { ...root, linked: true };
-    if (root.stats.isDirectory()) yield* directory(walk, member, new Set());
-    else if (root.stats.isFile()) yield toEntry(member, walk.common);
+    if (root.stats.isDirectory()) yield* directory(walk, root, new Set());
+    else if (root.stats.isFile()) yield toEntry(root, walk.common);
   }
 }

@@ -1,8 +1,5 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from '../../errors';
-import { translated } from '../../fs/fs-error';
 import type { GateFactory } from '../../fs/gates';
 import { statTarget } from '../../fs/info';
 import { baseName } from '../../fs/paths';
@@ -12,6 +9,7 @@ import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
 import { archiveResponse } from './archive-download';
 import { contentDisposition } from './content-disposition';
+import { openRegular } from './disk';
 import { serveFile, type RawResponse } from './send-file';
 
 export type { RawResponse } from './send-file';
@@ -68,19 +66,9 @@ function specialFile(name: string, inline: boolean): RawResponse {
 async function fileResponse(target: Target, isSymlink: boolean, req: RawRequest): Promise<RawResponse> {
   const name = baseName(target.path);
   const inline = req.query.inline === 'true';
-  // O_NOFOLLOW: the name was not a link when stat'ed, so it must not have become one (a link
-  // swapped in could point out of the scope). O_NONBLOCK: a pipe swapped in cannot hang us.
-  const flags = constants.O_RDONLY | constants.O_NONBLOCK | (isSymlink ? 0 : constants.O_NOFOLLOW);
-  const fh = await translated(() => open(target.real, flags));
-  const stats = await fh.stat({ bigint: true }).catch(async (err: unknown) => {
-    await fh.close();
-    throw err;
-  });
-  if (!stats.isFile()) {
-    await fh.close();
-    return specialFile(name, inline);
-  }
-  return serveFile({ name, fh, stats }, { method: req.method, headers: req.headers, inline }, downloadHeaders(name, inline));
+  const opened = await openRegular(target, isSymlink);
+  if (opened === undefined) return specialFile(name, inline);
+  return serveFile({ name, ...opened }, { method: req.method, headers: req.headers, inline }, downloadHeaders(name, inline));
 }
 
 /** Creates the raw download service. */

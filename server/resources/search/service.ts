@@ -1,13 +1,11 @@
 import { once } from 'node:events';
-import { realpath, stat } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
 import type { GateFactory } from '../../fs/gates';
-import { translated } from '../../fs/fs-error';
 import { extensionOf, joinPath } from '../../fs/paths';
 import { mimeOfExtension } from '../../fs/mime';
 import type { PathGate } from '../../fs/scope';
 import { createNameMatcher, parseSearchQuery } from '../../search/query';
-import { realPathOf, relativePath, walkTree, type WalkEntry } from '../../search/walker';
+import { realPathOf, relativePath, walkRoot, walkTree, type WalkEntry } from '../../search/walker';
 import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
 
@@ -134,9 +132,8 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
     async search(user, req) {
       const gate = await deps.gates.forUser(user, deps.store.data().settings);
       const target = await gate.resolve(req.path);
-      const real = await translated(() => realpath(target.real));
       // A search below a file finds nothing (the walk skips its root), as upstream.
-      const isDir = (await translated(() => stat(real))).isDirectory();
+      const { real, isDir } = await walkRoot(target.real);
       const root: SearchRoot = { gate, path: target.path, real };
       return lineStream((signal) => (isDir ? matchingLines(root, req.query, signal) : empty()), req, heartbeatMs);
     },

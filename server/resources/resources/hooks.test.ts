@@ -7,7 +7,6 @@ import { appsForEachTest, call, userWith } from './test-kit';
 const start = appsForEachTest();
 const exists = (p: string) => lstat(p).then(() => true, () => false);
 // Hooks get the server's environment; tests pass PATH so `sh` is found.
-// eslint-disable-next-line no-restricted-syntax -- tests hand the real PATH to the hook programs
 const env = { PATH: process.env.PATH };
 
 function withHooks(commands: Record<string, string[]>, shell: string[] = []): TestAppOptions {

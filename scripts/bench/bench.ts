@@ -2,12 +2,25 @@
 // each with its ratio to a baseline measured in the same run. Benchmarks print; they never assert.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { archiveBenchmark } from './archive';
+import { downloadBenchmark } from './download';
 import { listingBenchmark } from './listing';
 import { m1Benchmark } from './m1-executable';
 import type { Benchmark, Figure } from './measure';
+import { searchBenchmark } from './search';
+import { thumbsBenchmark } from './thumbs';
+import { uploadBenchmark } from './upload';
 
 /** Every benchmark; add a module and list it here. */
-const BENCHMARKS: readonly Benchmark[] = [m1Benchmark, listingBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [
+  m1Benchmark,
+  listingBenchmark,
+  downloadBenchmark,
+  archiveBenchmark,
+  searchBenchmark,
+  uploadBenchmark,
+  thumbsBenchmark,
+];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(0)} ms`;

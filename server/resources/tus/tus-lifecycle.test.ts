@@ -195,3 +195,25 @@ describe('a restarted server', () => {
     expect(left[0]).not.toBe(temp);
   });
 });
+
+describe('an upload in progress', () => {
+  it('is invisible in the listing of its folder', async () => {
+    await create('/folder/big.bin', 10);
+    await patch('/folder/big.bin', 0, 'abc');
+    const res = await t.app.inject({ method: 'GET', url: '/api/resources/folder/', headers: { 'x-auth': t.token() } });
+    const listing = res.json<{ items: { name: string }[] }>();
+    expect(listing.items.map((i) => i.name)).toEqual(['keep.txt']);
+    expect(await temps('folder')).toHaveLength(1);
+  });
+
+  it('answers 400 when a folder took the place of its target, and can still be aborted', async () => {
+    const { mkdir } = await import('node:fs/promises');
+    await create('/x.bin', 3);
+    await mkdir(join(t.root, 'x.bin'));
+    const res = await patch('/x.bin', 0, 'abc');
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toBe('400 Bad Request (cannot upload to a directory x.bin)\n');
+    expect((await tus('DELETE', '/x.bin')).statusCode).toBe(204);
+    expect(await temps()).toEqual([]);
+  });
+});

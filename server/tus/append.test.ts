@@ -71,3 +71,14 @@ describe('drain', () => {
     expect(await drain(body, 1024, 50)).toBe(false);
   });
 });
+
+describe('a stalled client', () => {
+  it('is dropped after the stall time, keeping the bytes it sent', async () => {
+    const body = new PassThrough();
+    const done = appendBody(temp, { offset: 5, room: 100, stallMs: 50 }, body);
+    body.write(Buffer.from('xyz'));
+    await expect(done).rejects.toThrow('upload stalled');
+    expect(body.destroyed).toBe(true);
+    expect(await readFile(temp, 'utf8')).toBe('head:xyz');
+  });
+});

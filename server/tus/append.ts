@@ -27,7 +27,15 @@ export interface AppendSpec {
   offset: number;
   /** Bytes still missing: declared length minus offset. */
   room: number;
+  /** Milliseconds without a byte after which the client is taken for gone (default STALL_MS). */
+  stallMs?: number;
 }
+
+/**
+ * A client that stops sending without closing would hold its upload's lock (and so every HEAD and
+ * PATCH of the upload) for ever: after this long without a byte its connection is dropped.
+ */
+export const STALL_MS = 60_000;
 
 /** The size of an upload's temporary file, which is the upload's offset. */
 export async function sizeOf(temp: string): Promise<number> {
@@ -114,7 +122,7 @@ export async function appendBody(temp: string, spec: AppendSpec, body: Readable)
   const fh = await translated(() => open(temp, DURABLE_WRITES));
   try {
     const batches = new Batches(fh, spec.offset);
-    const received = await receive(body, spec.room, batches).catch(async (err: unknown) => {
+    const received = await receive(body, spec, batches).catch(async (err: unknown) => {
       await keepOrCut(fh, batches, { err, offset: spec.offset });
       throw err;
     });
@@ -130,15 +138,26 @@ export async function appendBody(temp: string, spec: AppendSpec, body: Readable)
 }
 
 /** Reads the body into the batches; 413 as soon as it holds more than `room` bytes. */
-async function receive(body: Readable, room: number, batches: Batches): Promise<number> {
+async function receive(body: Readable, spec: AppendSpec, batches: Batches): Promise<number> {
   let received = 0;
-  // destroyOnReturn false: leaving the loop early must not destroy the connection's socket.
-  for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-    received += chunk.length;
-    if (received > room) throw new AppError('too_large', `upload body is longer than the ${room} bytes missing`);
-    await batches.add(chunk);
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    timer = setTimeout(() => body.destroy(new Error('upload stalled: no data')), spec.stallMs ?? STALL_MS);
+  };
+  try {
+    arm();
+    // destroyOnReturn false: leaving the loop early must not destroy the connection's socket.
+    for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      clearTimeout(timer);
+      received += chunk.length;
+      if (received > spec.room) throw new AppError('too_large', `upload body is longer than the ${spec.room} bytes missing`);
+      await batches.add(chunk);
+      arm();
+    }
+    return received;
+  } finally {
+    clearTimeout(timer);
   }
-  return received;
 }
 
 /**

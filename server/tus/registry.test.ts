@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createUploadRegistry, type UploadOwner, type UploadRegistry } from './registry';
 
 const TTL = 120;
+const MODES = { fileMode: 0o640, dirMode: 0o750 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let dir: string;
@@ -26,22 +27,22 @@ afterEach(async () => {
 
 describe('the upload registry', () => {
   it('keeps an upload in a hidden file named after its key and length', async () => {
-    const upload = await registry.create(owner('a.bin'), { length: 42, mode: 0o640 });
+    const upload = await registry.create(owner('a.bin'), { length: 42, ...MODES });
     expect(upload.temp).toBe(join(dir, `.filemgr-tmp-tus-${upload.key}-42`));
     expect((await stat(upload.temp)).size).toBe(0);
     expect(await registry.find(owner('a.bin'))).toBe(upload);
   });
 
   it('gives each user their own upload of the same target', async () => {
-    const mine = await registry.create(owner('a.bin'), { length: 1, mode: 0o640 });
+    const mine = await registry.create(owner('a.bin'), { length: 1, ...MODES });
     expect(await registry.find(owner('a.bin', { userId: 2 }))).toBeUndefined();
-    const theirs = await registry.create(owner('a.bin', { userId: 2 }), { length: 1, mode: 0o640 });
+    const theirs = await registry.create(owner('a.bin', { userId: 2 }), { length: 1, ...MODES });
     expect(theirs.temp).not.toBe(mine.temp);
   });
 
   it('removes only the temporary file once the TTL passes in silence', async () => {
     await writeFile(join(dir, 'a.bin'), 'original');
-    const upload = await registry.create(owner('a.bin'), { length: 10, mode: 0o640 });
+    const upload = await registry.create(owner('a.bin'), { length: 10, ...MODES });
     await sleep(TTL * 3);
     expect(await readdir(dir)).toEqual(['a.bin']);
     expect(await readFile(join(dir, 'a.bin'), 'utf8')).toBe('original');
@@ -50,7 +51,7 @@ describe('the upload registry', () => {
   });
 
   it('restarts the TTL with every request', async () => {
-    const upload = await registry.create(owner('a.bin'), { length: 10, mode: 0o640 });
+    const upload = await registry.create(owner('a.bin'), { length: 10, ...MODES });
     for (let i = 0; i < 5; i++) {
       await sleep(TTL / 2);
       await registry.exclusive(upload, () => Promise.resolve());
@@ -60,7 +61,7 @@ describe('the upload registry', () => {
   });
 
   it('never expires an upload while a request is working on it', async () => {
-    const upload = await registry.create(owner('a.bin'), { length: 10, mode: 0o640 });
+    const upload = await registry.create(owner('a.bin'), { length: 10, ...MODES });
     await registry.exclusive(upload, () => sleep(TTL * 3));
     expect(upload.gone).toBe(false);
     await sleep(TTL * 3);
@@ -69,14 +70,14 @@ describe('the upload registry', () => {
   });
 
   it('leaves the file when the folder no longer lies in the owner scope', async () => {
-    const upload = await registry.create(owner('a.bin', { confines: () => Promise.resolve(false) }), { length: 10, mode: 0o640 });
+    const upload = await registry.create(owner('a.bin', { confines: () => Promise.resolve(false) }), { length: 10, ...MODES });
     await sleep(TTL * 3);
     expect(upload.gone).toBe(true);
     expect(await readdir(dir)).toHaveLength(1);
   });
 
   it('runs requests on one upload one at a time, and refuses them once it is gone', async () => {
-    const upload = await registry.create(owner('a.bin'), { length: 10, mode: 0o640 });
+    const upload = await registry.create(owner('a.bin'), { length: 10, ...MODES });
     const order: string[] = [];
     const first = registry.exclusive(upload, async () => {
       await sleep(30);
@@ -92,7 +93,7 @@ describe('the upload registry', () => {
   });
 
   it('finds an upload on disk after a restart, and forgets one silent for longer than the TTL', async () => {
-    const upload = await registry.create(owner('a.bin'), { length: 7, mode: 0o640 });
+    const upload = await registry.create(owner('a.bin'), { length: 7, ...MODES });
     await writeFile(upload.temp, 'abc');
     registry.close();
     const restarted = createUploadRegistry({ ttlMs: 60_000 });

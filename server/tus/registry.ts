@@ -1,4 +1,4 @@
-import { open, rm } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { AppError } from '../errors';
 import { translated } from '../fs/fs-error';
@@ -32,6 +32,13 @@ export interface Upload {
   gone: boolean;
 }
 
+/** The size and the modes of a new upload (settings.fileMode / dirMode, api.md §5.8). */
+export interface UploadSpec {
+  length: number;
+  fileMode: number;
+  dirMode: number;
+}
+
 export interface RegistryOptions {
   /** Silence after which an upload expires (default 3 minutes, api.md §12). */
   ttlMs?: number;
@@ -40,8 +47,12 @@ export interface RegistryOptions {
 }
 
 export interface UploadRegistry {
-  /** Starts an upload of `length` bytes, replacing an unfinished one of the same user and target. */
-  create(owner: UploadOwner, spec: { length: number; mode: number }): Promise<Upload>;
+  /**
+   * Starts an upload of `length` bytes, replacing an unfinished one of the same user and target:
+   * creates the target's missing folders (dirMode), sweeps the folder's abandoned temporary files,
+   * creates the empty temporary file (fileMode).
+   */
+  create(owner: UploadOwner, spec: UploadSpec): Promise<Upload>;
   /** The owner's unfinished upload to the target: from memory, or after a restart from disk. */
   find(owner: UploadOwner): Promise<Upload | undefined>;
   /** Runs `fn` alone on the upload; 404 when the upload is gone by the time its turn comes. */
@@ -98,12 +109,14 @@ class Registry implements UploadRegistry {
     return this.remember({ key, target: owner.target, temp: found.path, length: found.length, gone: false }, owner.confines);
   }
 
-  async create(owner: UploadOwner, spec: { length: number; mode: number }): Promise<Upload> {
+  async create(owner: UploadOwner, spec: UploadSpec): Promise<Upload> {
     const old = await this.find(owner);
     if (old) await this.exclusive(old, () => this.abort(old));
+    await translated(() => mkdir(dirname(owner.target), { recursive: true, mode: spec.dirMode }));
+    await this.sweep(dirname(owner.target), owner.confines);
     const key = uploadKey(owner.userId, owner.target);
     const temp = tempPathOf(owner.target, key, spec.length);
-    await translated(async () => (await open(temp, 'wx', spec.mode)).close());
+    await translated(async () => (await open(temp, 'wx', spec.fileMode)).close());
     return this.remember({ key, target: owner.target, temp, length: spec.length, gone: false }, owner.confines);
   }
 

@@ -1,8 +1,6 @@
-import { mkdir } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../errors';
-import { translated } from '../../fs/fs-error';
 import type { GateFactory } from '../../fs/gates';
 import { statTarget } from '../../fs/info';
 import { cleanPath } from '../../fs/paths';
@@ -85,10 +83,7 @@ async function createUpload(deps: TusDeps, user: UserRecord, req: CreateUploadRe
   const length = parseUploadLength(req.length);
   const at = await locate(deps, user, req.raw);
   await checkTarget(user, at.target, { raw: req.raw, override: req.override });
-  const { fileMode, dirMode } = modesOf(deps.store);
-  await translated(() => mkdir(dirname(at.target.resolved), { recursive: true, mode: dirMode }));
-  await deps.registry.sweep(dirname(at.target.resolved), at.owner.confines);
-  const upload = await deps.registry.create(at.owner, { length, mode: fileMode });
+  const upload = await deps.registry.create(at.owner, { length, ...modesOf(deps.store) });
   if (length === 0) await deps.registry.exclusive(upload, () => complete(deps, user, { upload, at }));
 }
 

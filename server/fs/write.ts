@@ -47,7 +47,7 @@ export async function syncDir(dir: string): Promise<void> {
 }
 
 /** Keeps the replaced file's mode exactly and, when we may, its owner. */
-async function keepIdentity(tmp: string, old: BigIntStats): Promise<void> {
+export async function keepIdentity(tmp: string, old: BigIntStats): Promise<void> {
   await chmod(tmp, Number(old.mode) & 0o7777);
   try {
     await chown(tmp, Number(old.uid), Number(old.gid));

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { chmod, chown, lstat, opendir, rename, stat } from 'node:fs/promises';
+import { lstat, opendir, rename, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AppError } from '../errors';
 import { errnoCode, fsError } from '../fs/fs-error';
 import { TEMP_PREFIX } from '../fs/hidden';
-import { syncDir } from '../fs/write';
+import { keepIdentity, syncDir } from '../fs/write';
 
 /**
  * Where an unfinished tus upload lives (api.md §14): a hidden temporary file beside its target,
@@ -87,16 +87,6 @@ async function lstatOrNull(path: string): Promise<BigIntStats | null> {
   } catch (err) {
     if (errnoCode(err) === 'ENOENT') return null;
     throw err;
-  }
-}
-
-/** Gives the new file the replaced file's mode and, where the server may, its owner. */
-async function keepIdentity(temp: string, old: BigIntStats): Promise<void> {
-  await chmod(temp, Number(old.mode) & 0o7777);
-  try {
-    await chown(temp, Number(old.uid), Number(old.gid));
-  } catch {
-    // Only root may give files away; an unprivileged server keeps its own ownership.
   }
 }
 

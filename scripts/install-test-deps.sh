@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite needs: Chromium for the e2e tests plus every
-# package in scripts/test-packages.txt. Does nothing (and needs no network) when all are there.
+# package in scripts/test-packages.txt; with --bench, also those of scripts/bench-packages.txt
+# (the tools `npm run bench` compares against). Does nothing (and needs no network) when all
+# are there.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-list="$here/test-packages.txt"
+lists=("$here/test-packages.txt")
+[[ "${1:-}" == "--bench" ]] && lists+=("$here/bench-packages.txt")
 
 wanted=(chromium)
-while IFS= read -r line || [[ -n "$line" ]]; do
-  line="${line%%#*}"
-  line="${line//[[:space:]]/}"
-  [[ -n "$line" ]] && wanted+=("$line")
-done <"$list"
+for list in "${lists[@]}"; do
+  while IFS= read -r line || [[ -n "$line" ]]; do
+    line="${line%%#*}"
+    line="${line//[[:space:]]/}"
+    [[ -n "$line" ]] && wanted+=("$line")
+  done <"$list"
+done
 
 missing=()
 for pkg in "${wanted[@]}"; do

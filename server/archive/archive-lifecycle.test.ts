@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createArchiveStream, type ArchiveEntry } from './archive';
 import type { ArchiveFormat } from './formats';
 import { ARCHIVE_WORKER_ASSET, archiveWorkerSource } from './worker-source';
-import { runningArchiveWorkers } from './worker-stream';
+import { runningArchiveWorkers } from './worker-spawn';
 
 const GiB = 1024 ** 3;
 

@@ -1,12 +1,12 @@
 import type { Duplex, Readable } from 'node:stream';
 import { compressionStage } from './compression';
-import type { ArchiveEntry, SkipReporter, WriterContext } from './entry';
+import type { EntryItem, SkipReporter, WriterContext } from './entry';
 import type { ArchiveFormat } from './formats';
 import { tarStream } from './tar-writer';
-import { archiveWorkerSource } from './worker-source';
+import { defaultArchiveWorkerSource } from './worker-source';
 import { zipStream } from './zip-writer';
 
-export type { ArchiveEntry, SkipReporter } from './entry';
+export type { ArchiveEntry, EntryItem, SkipReporter } from './entry';
 
 /** Options of createArchiveStream. */
 export interface ArchiveOptions {
@@ -18,9 +18,7 @@ export interface ArchiveOptions {
   onSkip?: SkipReporter;
 }
 
-let defaultWorkerSource: (() => Promise<string>) | undefined;
-
-function sourceArchive(format: ArchiveFormat, entries: AsyncIterable<ArchiveEntry>, ctx: WriterContext): Readable {
+function sourceArchive(format: ArchiveFormat, entries: AsyncIterable<EntryItem>, ctx: WriterContext): Readable {
   return format === 'zip' ? zipStream(entries, ctx) : tarStream(entries, ctx);
 }
 
@@ -33,15 +31,15 @@ function sourceArchive(format: ArchiveFormat, entries: AsyncIterable<ArchiveEntr
  */
 export function createArchiveStream(
   format: ArchiveFormat,
-  entries: AsyncIterable<ArchiveEntry>,
+  entries: AsyncIterable<EntryItem>,
   options: ArchiveOptions = {},
 ): Readable {
   const controller = new AbortController();
   // Aborted before the writers start, so not even the first file is opened.
   if (options.signal?.aborted) controller.abort();
-  const ctx: WriterContext = { signal: controller.signal, onSkip: options.onSkip ?? (() => undefined) };
+  const workerSource = options.workerSource ?? defaultArchiveWorkerSource();
+  const ctx: WriterContext = { signal: controller.signal, onSkip: options.onSkip ?? (() => undefined), workerSource };
   const source = sourceArchive(format, entries, ctx);
-  const workerSource = options.workerSource ?? (defaultWorkerSource ??= archiveWorkerSource());
   const stage = compressionStage(format, { workerSource });
   if (stage) connect(source, stage);
   const out = stage ?? source;

@@ -1,9 +1,13 @@
 // Entry of the archive compression worker (bundled into a code string, see worker-source.ts).
 // Runs the CPU-heavy compressors off the event loop: the main thread posts tar bytes in
-// batches and gets compressed bytes back, in order.
+// batches and gets compressed bytes back, in order; a zip worker deflates batches of small files.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { deflateFiles, packFiles, unpackFiles } from './deflate-files';
 import { createEncoder } from './encoders';
-import type { ChunkEncoder, FromWorker, ToWorker, WorkerInit } from './worker-protocol';
+import { readFiles } from './read-files';
+import type { ChunkEncoder, DeflateReply, DeflateRequest, FromWorker, ReadRequest, ToWorker, WorkerFormat, WorkerInit } from './worker-protocol';
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 function send(port: MessagePort, message: FromWorker): void {
   if (message.kind !== 'out') {
@@ -23,16 +27,42 @@ function handle(port: MessagePort, encoder: ChunkEncoder, message: ToWorker): vo
   send(port, { kind: message.kind === 'data' ? 'ack' : 'done' });
 }
 
-function serve(port: MessagePort, init: WorkerInit): void {
-  const ready = createEncoder(init.format);
+function serve(port: MessagePort, format: WorkerFormat): void {
+  const ready = createEncoder(format);
   let queue = Promise.resolve();
   port.on('message', (message: ToWorker) => {
     queue = queue
       .then(async () => handle(port, await ready, message))
       .catch((err: unknown) => {
-        send(port, { kind: 'error', message: err instanceof Error ? err.message : String(err) });
+        send(port, { kind: 'error', message: messageOf(err) });
       });
   });
 }
 
-if (parentPort) serve(parentPort, workerData as WorkerInit);
+function deflateBatch(request: DeflateRequest): Extract<DeflateReply, { kind: 'deflated' }> {
+  const files = unpackFiles(request).map((file) => file ?? new Uint8Array(0));
+  const results = deflateFiles(files);
+  const packed = packFiles(results.map((result) => result.deflated));
+  return { kind: 'deflated', crcs: results.map((result) => result.crc), ...packed };
+}
+
+/** Answers each request with `answer`'s reply, its packed bytes transferred, or with the error. */
+function serveRequests<Request>(port: MessagePort, answer: (request: Request) => { kind: string; bytes: Uint8Array }): void {
+  port.on('message', (request: Request) => {
+    let reply: { kind: string; bytes: Uint8Array };
+    try {
+      reply = answer(request);
+    } catch (err) {
+      port.postMessage({ kind: 'error', message: messageOf(err) });
+      return;
+    }
+    port.postMessage(reply, [reply.bytes.buffer as ArrayBuffer]);
+  });
+}
+
+if (parentPort) {
+  const init = workerData as WorkerInit;
+  if (init.format === 'zip') serveRequests(parentPort, deflateBatch);
+  else if (init.format === 'read') serveRequests(parentPort, (request: ReadRequest) => readFiles(request.files));
+  else serve(parentPort, init.format);
+}

@@ -1,89 +1,54 @@
-import { once } from 'node:events';
-import { PassThrough, type Readable } from 'node:stream';
-import { pack as tarPack, type Header, type Pack } from 'tar-stream';
+import type { Readable } from 'node:stream';
+import { runWriter, type ArchiveOutput } from './archive-output';
 import { openBody, type FileBody } from './entry-body';
 import {
-  acceptedEntries,
+  acceptedBatches,
   permissions,
   toError,
-  waitForRoom,
   type AcceptedEntry,
-  type ArchiveEntry,
+  type EntryItem,
   type WriterContext,
 } from './entry';
-
-type EntryHeader = Partial<Header> & Pick<Header, 'name'>;
-type Sink = ReturnType<Pack['entry']>;
-
-interface TarTarget {
-  pack: Pack;
-  out: PassThrough;
-}
+import { endOfArchive, padding, tarHeader } from './tar-header';
 
 /**
- * An uncompressed tar of the entries, streamed. tar-stream writes ustar headers and switches to
- * a pax header for names that ustar cannot hold (non-ASCII, longer than 100/155 characters).
+ * An uncompressed tar of the entries, streamed. Entries whose content is already read (small
+ * files) and directories are formatted straight into the output, a batch at a time; other files
+ * are streamed in chunks, one file open at a time.
  */
-export function tarStream(entries: AsyncIterable<ArchiveEntry>, ctx: WriterContext): Readable {
-  const target: TarTarget = { pack: tarPack(), out: new PassThrough() };
-  // The pack is a streamx stream; piping into a Node PassThrough gives callers a plain Node
-  // Readable and lets waitForRoom see when the client is not keeping up.
-  target.pack.pipe(target.out);
-  target.pack.on('error', (err: unknown) => target.out.destroy(toError(err)));
-  void fillTar(target, entries, ctx).then(
-    () => {
-      if (!ctx.signal.aborted) target.pack.finalize();
-    },
-    (err: unknown) => target.out.destroy(toError(err)),
-  );
-  return target.out;
+export function tarStream(items: AsyncIterable<EntryItem>, ctx: WriterContext): Readable {
+  return runWriter(async (output) => {
+    await fillTar(output, items, ctx);
+    if (!ctx.signal.aborted) output.add(endOfArchive());
+  }, ctx.signal);
 }
 
-async function fillTar(target: TarTarget, entries: AsyncIterable<ArchiveEntry>, ctx: WriterContext): Promise<void> {
-  for await (const accepted of acceptedEntries(entries, ctx)) {
-    await waitForRoom(target.out, ctx.signal);
-    if (ctx.signal.aborted) return;
-    if (accepted.entry.isDir) {
-      await startEntry(target.pack, headerOf(accepted)).done.then(throwIfError);
-    } else {
-      await addFile(target.pack, accepted, ctx);
+async function fillTar(output: ArchiveOutput, items: AsyncIterable<EntryItem>, ctx: WriterContext): Promise<void> {
+  for await (const batch of acceptedBatches(items, ctx)) {
+    for (const accepted of batch) {
+      if (ctx.signal.aborted) return;
+      if (accepted.entry.isDir || accepted.entry.data) addBuffered(output, accepted);
+      else await addStreamed(output, accepted, ctx);
     }
+    await output.room(ctx.signal);
   }
 }
 
-function headerOf({ entry, name }: AcceptedEntry): EntryHeader {
-  return {
-    name,
-    type: entry.isDir ? 'directory' : 'file',
-    size: entry.isDir ? 0 : entry.size,
-    mode: permissions(entry),
-    mtime: entry.mtime,
-  };
+function headerOf({ entry, name }: AcceptedEntry, size: number): Buffer[] {
+  return tarHeader({ name, isDir: entry.isDir, size, mode: permissions(entry), mtime: entry.mtime });
 }
 
-interface StartedEntry {
-  sink: Sink;
-  /** Settles with the entry's error instead of rejecting, so an abandoned entry never leaves an unhandled rejection. */
-  done: Promise<Error | undefined>;
+function addBuffered(output: ArchiveOutput, accepted: AcceptedEntry): void {
+  const data = accepted.entry.isDir ? undefined : accepted.entry.data;
+  const size = data?.length ?? 0;
+  for (const part of headerOf(accepted, size)) output.add(part);
+  if (!data) return;
+  output.add(data);
+  output.add(padding(size));
 }
 
-function startEntry(pack: Pack, header: EntryHeader): StartedEntry {
-  let settle: (err: Error | undefined) => void = () => undefined;
-  const done = new Promise<Error | undefined>((resolve) => {
-    settle = resolve;
-  });
-  const sink = pack.entry(header, (err) => settle(err ?? undefined));
-  // Errors reach us through the entry callback; without a listener streamx would also emit them
-  // as 'error' and crash the process when a client disconnects mid-file.
-  sink.on('error', () => undefined);
-  return { sink, done };
-}
-
-function throwIfError(err: Error | undefined): void {
-  if (err) throw err;
-}
-
-async function addFile(pack: Pack, accepted: AcceptedEntry, ctx: WriterContext): Promise<void> {
+/** A file read while it is written: the header announced its size, so the body is held to it. */
+async function addStreamed(output: ArchiveOutput, accepted: AcceptedEntry, ctx: WriterContext): Promise<void> {
   let body: FileBody;
   try {
     body = await openBody(accepted.entry, ctx.onSkip);
@@ -91,21 +56,18 @@ async function addFile(pack: Pack, accepted: AcceptedEntry, ctx: WriterContext):
     ctx.onSkip(accepted.name, toError(err));
     return;
   }
-  const { sink, done } = startEntry(pack, headerOf(accepted));
-  // Leaving the loop early (abort) returns the generator, which closes the file.
+  await output.room(ctx.signal);
+  if (ctx.signal.aborted) {
+    await body.return();
+    return;
+  }
+  const { size } = accepted.entry;
+  for (const part of headerOf(accepted, size)) output.add(part);
+  // Leaving the loop early (abort) returns the body, which closes the file.
   for await (const chunk of body) {
     if (ctx.signal.aborted) return;
-    if (!sink.write(chunk)) await drained(sink, ctx.signal);
+    output.add(chunk);
+    await output.room(ctx.signal);
   }
-  if (ctx.signal.aborted) return;
-  sink.end(null); // streamx types require an argument; null adds no data
-  throwIfError(await done);
-}
-
-async function drained(sink: Sink, signal: AbortSignal): Promise<void> {
-  try {
-    await once(sink, 'drain', { signal });
-  } catch (err) {
-    if (!signal.aborted) throw toError(err);
-  }
+  output.add(padding(size));
 }

@@ -1,9 +1,12 @@
 /** Formats whose compressor runs in a worker thread (WASM or pure JS, CPU-bound). */
 export type WorkerFormat = 'tarbz2' | 'tarxz' | 'tarlz4' | 'tarsz';
 
-/** Passed as workerData: which compressor the worker runs. */
+/**
+ * Passed as workerData: which compressor the worker runs, or 'zip' (deflates small files for the
+ * zip writer), or 'read' (reads small files for an archive's entries).
+ */
 export interface WorkerInit {
-  format: WorkerFormat;
+  format: WorkerFormat | 'zip' | 'read';
 }
 
 /** Main thread to worker: a batch of tar bytes, or the end of the input. */
@@ -23,4 +26,62 @@ export type FromWorker =
 export interface ChunkEncoder {
   write(bytes: Uint8Array): Uint8Array[];
   end(): Uint8Array[];
+}
+
+/**
+ * Files packed into one buffer, back to back: `sizes[i]` bytes each. One transferable buffer per
+ * batch, instead of thousands of small ones (or views into Node's shared Buffer pool, which must
+ * never be transferred).
+ */
+export interface PackedFiles {
+  bytes: Uint8Array;
+  sizes: number[];
+}
+
+/** Main thread to a zip worker: small files to deflate, each as its own deflate stream. */
+export interface DeflateRequest extends PackedFiles {
+  kind: 'deflate';
+}
+
+/**
+ * A zip worker's answer, in request order: the deflated files packed (size -1: deflating did
+ * not make the file smaller, store it as it is) and each file's CRC-32.
+ */
+export type DeflateReply = ({ kind: 'deflated'; crcs: number[] } & PackedFiles) | { kind: 'error'; message: string };
+
+/** A file to read whole when it is small: its real path, and whether a final symlink may be followed. */
+export interface FileToRead {
+  path: string;
+  follow: boolean;
+}
+
+/** Main thread to a reader worker: files to read. */
+export interface ReadRequest {
+  kind: 'read';
+  files: FileToRead[];
+}
+
+/** What fstat said of a file that was opened. */
+export interface FileStat {
+  size: number;
+  mode: number;
+  mtimeMs: number;
+}
+
+/**
+ * What the reader found for one file: its content (`length` bytes of the reply's buffer, in
+ * request order), or that it is too large to read now (`large`: stream it when it is written),
+ * could not be opened or read (`failed`), or is not a regular file (`skip`).
+ */
+export type ReadOutcome =
+  | ({ status: 'data'; length: number } & FileStat)
+  | ({ status: 'large' } & FileStat)
+  | { status: 'failed'; error: string }
+  | { status: 'skip' };
+
+/** A reader worker's answer: the outcomes in request order, the contents packed into one buffer. */
+export interface ReadReply {
+  kind: 'read';
+  bytes: Uint8Array;
+  outcomes: ReadOutcome[];
 }

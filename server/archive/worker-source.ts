@@ -77,3 +77,11 @@ function loadSource(assets: AssetSource | undefined, repoRoot: string): Promise<
   });
   return bundledFromSource;
 }
+
+let defaultSource: (() => Promise<string>) | undefined;
+
+/** The loader used when none is given: the worker bundled from source (tests, running from source). */
+export function defaultArchiveWorkerSource(): () => Promise<string> {
+  defaultSource ??= archiveWorkerSource();
+  return defaultSource;
+}

@@ -1,18 +1,12 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { FromWorker, ToWorker, WorkerFormat, WorkerInit } from './worker-protocol';
+import { spawnArchiveWorker } from './worker-spawn';
 
 // Input is batched so thousands of small tar chunks (512-byte headers) cost few messages, and at
 // most two batches are in flight: memory stays at a few hundred KiB whatever the archive size.
 const BATCH_BYTES = 256 * 1024;
 const MAX_IN_FLIGHT = 2;
-
-let running = 0;
-
-/** How many archive workers are alive right now (tests check none outlives its archive). */
-export function runningArchiveWorkers(): number {
-  return running;
-}
 
 /**
  * A Transform that compresses through a per-archive worker thread. The worker is started on
@@ -40,13 +34,11 @@ export class WorkerCompressor extends Transform {
 
   #spawn(code: string, init: WorkerInit): Worker | undefined {
     if (this.destroyed) return undefined;
-    const worker = new Worker(code, { eval: true, workerData: init });
-    running++;
+    const worker = spawnArchiveWorker(code, init);
     this.#worker = worker;
     worker.on('message', (message: FromWorker) => this.#receive(message));
     worker.on('error', (err) => this.destroy(err));
     worker.on('exit', () => {
-      running--;
       if (this.#worker === worker && !this.destroyed) this.destroy(new Error('archive worker exited unexpectedly'));
     });
     return worker;

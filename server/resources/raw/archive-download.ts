@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { createArchiveStream } from '../../archive/archive';
 import { archiveExtension, parseArchiveAlgo, type ArchiveFormat } from '../../archive/formats';
+import { defaultArchiveWorkerSource } from '../../archive/worker-source';
 import { AppError } from '../../errors';
 import { baseName, parentPath } from '../../fs/paths';
 import type { PathGate, Target } from '../../fs/scope';
@@ -81,7 +82,10 @@ export async function archiveResponse(ctx: ArchiveContext, dir: Target, req: Arc
   });
   const headers = { 'content-disposition': contentDisposition(name, false), 'content-type': contentTypes[format] };
   if (req.head) return { status: 200, headers };
-  const walk = { gate: ctx.gate, common: entriesBase(roots, common), signal: req.signal, onSkip: req.onSkip };
-  const options = { signal: req.signal, onSkip: req.onSkip, ...(ctx.workerSource ? { workerSource: ctx.workerSource } : {}) };
+  const workerSource = ctx.workerSource ?? defaultArchiveWorkerSource();
+  // Plain tar is all reading, so files are read in a worker; other formats' compressors need that CPU.
+  const readerSource = format === 'tar' ? workerSource : undefined;
+  const walk = { gate: ctx.gate, common: entriesBase(roots, common), signal: req.signal, onSkip: req.onSkip, readerSource };
+  const options = { signal: req.signal, onSkip: req.onSkip, workerSource };
   return { status: 200, headers, body: coalesce(createArchiveStream(format, archiveEntries(roots, walk), options)) };
 }

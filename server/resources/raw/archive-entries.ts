@@ -1,9 +1,11 @@
-import { closeSync, constants, createReadStream, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import type { ArchiveEntry } from '../../archive/archive';
+import { SmallFileReader } from '../../archive/file-reader';
 import { joinPath } from '../../fs/paths';
 import type { PathGate } from '../../fs/scope';
+import { EntryBatches } from './entry-batches';
+import { openLarge } from './large-file';
 
 /**
  * The members of a download archive (api.md §3.11): every selected path and, for directories,
@@ -12,10 +14,11 @@ import type { PathGate } from '../../fs/scope';
  * own files are left out, and a symlink is archived only when it resolves inside the scope
  * (never followed out of it; a link back to an ancestor is not followed twice).
  *
- * Small files are stat'ed and read with synchronous calls in short slices: a folder of
- * thousands of small files costs one thread-pool round trip per call otherwise, which made
- * archiving several times slower than GNU tar. Each slice is bounded (SLICE entries or one
- * SMALL_FILE read), then the event loop gets its turn back.
+ * Speed: the walk takes each entry's type from readdir and leaves opening, fstat and reading
+ * files to the reader (entry-batches.ts), which reads batches of small files with synchronous
+ * calls, in a worker for plain tar. Promise hops and thread-pool round trips per file made
+ * archiving thousands of small files several times slower than GNU tar. After each batch the
+ * event loop gets its turn back.
  */
 
 /** A selected path that passed the gate and exists, with what its stat said. */
@@ -36,8 +39,14 @@ export interface ArchiveWalk {
   signal: AbortSignal;
   /** Reports a member left out because it vanished or could not be read. */
   onSkip: (path: string, err: Error) => void;
+  /**
+   * The archive worker's code when batches of files are to be read there (plain tar, where
+   * reading is the work); undefined to read them on the main thread.
+   */
+  readerSource: (() => Promise<string>) | undefined;
 }
 
+/** A directory of the walk, or anything whose type is known from a stat. */
 interface Member {
   path: string;
   real: string;
@@ -46,79 +55,24 @@ interface Member {
   linked: boolean;
 }
 
-const SMALL_FILE = 256 * 1024;
-const SLICE = 256;
-const READ_CHUNK = 256 * 1024;
+/** The state of one walk: the directories being walked (loop guard) and the batches being filled. */
+interface WalkState {
+  walk: ArchiveWalk;
+  ancestors: Set<string>;
+  batches: EntryBatches;
+}
 
 function entryName(path: string, common: string): string {
   return common === '' || common === '/' ? path.slice(1) : path.slice(common.length + 1);
 }
 
-const openFlags = (member: Member): number => constants.O_RDONLY | (member.linked ? 0 : constants.O_NOFOLLOW);
-
-/** Reads a small file in full; opened without following symlinks unless confined as a link. */
-function readSmall(member: Member): Buffer {
-  const fd = openSync(member.real, openFlags(member));
-  try {
-    const buf = Buffer.allocUnsafe(member.stats.size);
-    let filled = 0;
-    while (filled < buf.length) {
-      const read = readSync(fd, buf, filled, buf.length - filled, filled);
-      if (read === 0) break;
-      filled += read;
-    }
-    return buf.subarray(0, filled);
-  } finally {
-    closeSync(fd);
-  }
+function directoryEntry(member: Member, common: string): ArchiveEntry {
+  const file = { path: member.real, follow: member.linked };
+  return { name: entryName(member.path, common), isDir: true, size: 0, mode: member.stats.mode, mtime: member.stats.mtime, open: () => openLarge(file) };
 }
 
-/**
- * A small file's content, already read. Iterating it (what the archive writers do) yields the
- * buffer directly: Readable.from's generic async iterator cost about 18 µs per file, more than
- * reading the file.
- */
-class BufferBody extends Readable {
-  constructor(private readonly data: Buffer) {
-    super();
-  }
-
-  override _read(): void {
-    this.push(this.data);
-    this.push(null);
-  }
-
-  // eslint-disable-next-line @typescript-eslint/require-await -- the stream protocol asks for an async iterator
-  override async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
-    yield this.data;
-  }
-}
-
-function openMember(member: Member): Readable {
-  try {
-    if (member.stats.size <= SMALL_FILE) return new BufferBody(readSmall(member));
-    const fd = openSync(member.real, openFlags(member));
-    return createReadStream('', { fd, highWaterMark: READ_CHUNK });
-  } catch (err) {
-    // The archive writer notices the failure on the first read and skips the member.
-    return new Readable({
-      read() {
-        this.destroy(err as Error);
-      },
-    });
-  }
-}
-
-function toEntry(member: Member, common: string): ArchiveEntry {
-  const { stats } = member;
-  return {
-    name: entryName(member.path, common),
-    isDir: stats.isDirectory(),
-    size: stats.isDirectory() ? 0 : stats.size,
-    mode: stats.mode,
-    mtime: stats.mtime,
-    open: () => openMember(member),
-  };
+function addFile(state: WalkState, path: string, file: { real: string; linked: boolean }): void {
+  state.batches.addFile({ name: entryName(path, state.walk.common), path, file: { path: file.real, follow: file.linked } });
 }
 
 const inodeKey = (stats: Stats): string => `${stats.dev}:${stats.ino}`;
@@ -135,66 +89,73 @@ async function followLink(walk: ArchiveWalk, path: string, real: string): Promis
   }
 }
 
-function lstatOrSkip(walk: ArchiveWalk, path: string, real: string): Stats | undefined {
+/** A member whose type readdir did not tell (some filesystems) or that is a directory: lstat'ed. */
+function lstatMember(walk: ArchiveWalk, path: string, real: string): Member | undefined {
   try {
-    return lstatSync(real);
+    return { path, real, stats: lstatSync(real), linked: false };
   } catch (err) {
     walk.onSkip(path, err as Error);
     return undefined;
   }
 }
 
-/** The members of one slice of a directory's names, in order, denied ones left out. */
-async function describeSlice(walk: ArchiveWalk, dir: Member, names: string[]): Promise<Member[]> {
-  const members: Member[] = [];
-  for (const name of names) {
-    const path = joinPath(dir.path, name);
-    const real = `${dir.real}/${name}`;
-    if (!walk.gate.allows(path) || walk.gate.hides(real)) continue;
-    const stats = lstatOrSkip(walk, path, real);
-    if (stats === undefined) continue;
-    const member = stats.isSymbolicLink() ? await followLink(walk, path, real) : { path, real, stats, linked: false };
-    if (member && (member.stats.isFile() || member.stats.isDirectory())) members.push(member);
+/** Adds what a directory's entry stands for: a file, or a folder walked in place. */
+async function* member(state: WalkState, dir: Member, dirent: Dirent): AsyncGenerator<ArchiveEntry[]> {
+  const { walk } = state;
+  const path = joinPath(dir.path, dirent.name);
+  const real = `${dir.real}/${dirent.name}`;
+  if (!walk.gate.allows(path) || walk.gate.hides(real)) return;
+  if (dirent.isFile()) {
+    addFile(state, path, { real, linked: false });
+    return;
   }
-  return members;
+  const known = dirent.isDirectory() || dirent.isSymbolicLink() || dirent.isFIFO() || dirent.isSocket() || dirent.isBlockDevice() || dirent.isCharacterDevice();
+  if (known && !dirent.isDirectory() && !dirent.isSymbolicLink()) return;
+  let found = dirent.isSymbolicLink() ? await followLink(walk, path, real) : lstatMember(walk, path, real);
+  if (found?.stats.isSymbolicLink()) found = await followLink(walk, path, real);
+  if (found?.stats.isDirectory()) yield* directory(state, found);
+  else if (found?.stats.isFile()) addFile(state, path, found);
 }
 
-async function sortedNames(walk: ArchiveWalk, dir: Member): Promise<string[]> {
+async function sortedEntries(walk: ArchiveWalk, dir: Member): Promise<Dirent[]> {
   try {
-    return (await readdir(dir.real)).sort();
+    return (await readdir(dir.real, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
     walk.onSkip(dir.path, err as Error);
     return [];
   }
 }
 
-async function* contents(walk: ArchiveWalk, dir: Member, ancestors: Set<string>): AsyncGenerator<ArchiveEntry> {
-  const names = await sortedNames(walk, dir);
-  for (let i = 0; i < names.length && !walk.signal.aborted; i += SLICE) {
-    for (const member of await describeSlice(walk, dir, names.slice(i, i + SLICE))) {
-      if (walk.signal.aborted) return;
-      yield* member.stats.isDirectory() ? directory(walk, member, ancestors) : [toEntry(member, walk.common)];
-    }
-    // Let other requests run between slices of synchronous stat calls.
+async function* directory(state: WalkState, dir: Member): AsyncGenerator<ArchiveEntry[]> {
+  const { walk } = state;
+  const key = inodeKey(dir.stats);
+  if (state.ancestors.has(key)) return;
+  // The common directory itself is not an entry: a single selected folder yields its contents.
+  if (dir.path !== walk.common) state.batches.add(directoryEntry(dir, walk.common));
+  state.ancestors.add(key);
+  for (const dirent of await sortedEntries(walk, dir)) {
+    if (walk.signal.aborted) return;
+    yield* member(state, dir, dirent);
+    if (!state.batches.full) continue;
+    yield* state.batches.due(false);
+    // Let other requests run between batches of synchronous calls.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
+  state.ancestors.delete(key);
 }
 
-async function* directory(walk: ArchiveWalk, dir: Member, ancestors: Set<string>): AsyncGenerator<ArchiveEntry> {
-  const key = inodeKey(dir.stats);
-  if (ancestors.has(key)) return;
-  // The common directory itself is not an entry: a single selected folder yields its contents.
-  if (dir.path !== walk.common) yield toEntry(dir, walk.common);
-  ancestors.add(key);
-  yield* contents(walk, dir, ancestors);
-  ancestors.delete(key);
-}
-
-/** Streams the archive members of the selected roots, in order, until `walk.signal` aborts. */
-export async function* archiveEntries(roots: readonly ArchiveRoot[], walk: ArchiveWalk): AsyncGenerator<ArchiveEntry> {
-  for (const root of roots) {
-    if (walk.signal.aborted) return;
-    if (root.stats.isDirectory()) yield* directory(walk, root, new Set());
-    else if (root.stats.isFile()) yield toEntry(root, walk.common);
+/** Streams the archive members of the selected roots, in order and in batches, until `walk.signal` aborts. */
+export async function* archiveEntries(roots: readonly ArchiveRoot[], walk: ArchiveWalk): AsyncGenerator<ArchiveEntry[]> {
+  const reader = new SmallFileReader(walk.readerSource);
+  const state: WalkState = { walk, ancestors: new Set(), batches: new EntryBatches(reader, walk.onSkip) };
+  try {
+    for (const root of roots) {
+      if (walk.signal.aborted) return;
+      if (root.stats.isDirectory()) yield* directory(state, root);
+      else if (root.stats.isFile()) addFile(state, root.path, root);
+    }
+    if (!walk.signal.aborted) yield* state.batches.due(true);
+  } finally {
+    reader.close();
   }
 }

@@ -1,0 +1,58 @@
+import { BatchWorker } from './batch-worker';
+import { readFiles } from './read-files';
+import type { FileStat, FileToRead, ReadReply, ReadRequest } from './worker-protocol';
+
+// A batch of fewer files is read on the calling thread: an archive of a few files never waits
+// for a worker to start.
+const INLINE_FILES = 16;
+
+/** What became of a file given to the reader. */
+export type FileRead =
+  | { kind: 'data'; data: Buffer; stat: FileStat }
+  | { kind: 'large'; stat: FileStat }
+  | { kind: 'failed'; error: Error }
+  | { kind: 'skip' };
+
+function resultsOf(reply: ReadReply): FileRead[] {
+  let offset = 0;
+  return reply.outcomes.map((outcome): FileRead => {
+    switch (outcome.status) {
+      case 'data': {
+        const data = Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset + offset, outcome.length);
+        offset += outcome.length;
+        return { kind: 'data', data, stat: outcome };
+      }
+      case 'large':
+        return { kind: 'large', stat: outcome };
+      case 'failed':
+        return { kind: 'failed', error: new Error(outcome.error) };
+      case 'skip':
+        return { kind: 'skip' };
+    }
+  });
+}
+
+/**
+ * Opens and reads batches of files for one archive, in a worker thread when given the worker's
+ * code: for thousands of small files the open/fstat/read/close calls are most of the work, and
+ * there they run beside the main thread walking and formatting. Without it (formats whose
+ * compressor is the bottleneck, where a reader would only take its CPU time on a small box)
+ * every batch is read on the calling thread. Answers come in request order.
+ */
+export class SmallFileReader {
+  #worker: BatchWorker<ReadRequest, ReadReply> | undefined;
+
+  constructor(source: (() => Promise<string>) | undefined) {
+    if (source) this.#worker = new BatchWorker(source, { format: 'read' });
+  }
+
+  async read(files: FileToRead[]): Promise<FileRead[]> {
+    const worker = files.length < INLINE_FILES ? undefined : this.#worker;
+    const reply = worker ? await worker.request({ kind: 'read', files }, []) : readFiles(files);
+    return resultsOf(reply);
+  }
+
+  close(): void {
+    this.#worker?.close();
+  }
+}

@@ -1,8 +1,9 @@
 import { chmod, lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTree } from '../../tests/support/tree';
+import type { PositionalFile } from './batched-writer';
 import { TEMP_PREFIX } from './hidden';
 import { createGate, type PathGate } from './scope';
 import { makeDirectory, removeTree, writeFileAtomic } from './write';
@@ -38,16 +39,16 @@ function failingBody(first: string): Readable {
 }
 
 /** A disk that fills up after `room` bytes. */
-function fullDisk(room: number): () => Writable {
+function fullDisk(room: number): () => PositionalFile {
   return () => {
     let used = 0;
-    return new Writable({
-      write(chunk: Buffer, _enc, cb) {
-        used += chunk.length;
-        if (used > room) cb(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
-        else cb();
+    return {
+      writev(buffers: Buffer[]) {
+        used += buffers.reduce((sum, b) => sum + b.length, 0);
+        if (used > room) return Promise.reject(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+        return Promise.resolve({ bytesWritten: buffers.reduce((sum, b) => sum + b.length, 0) });
       },
-    });
+    };
   };
 }
 
@@ -85,7 +86,7 @@ describe('writeFileAtomic', () => {
     const { root, gate } = await setup({ 'scope/f.txt': 'precious' });
     const t = await gate.resolve('/f.txt', 'write');
     const body = Readable.from([Buffer.alloc(4096, 1), Buffer.alloc(4096, 2)]);
-    await expect(writeFileAtomic(t, body, { ...modes, sink: fullDisk(5000) })).rejects.toMatchObject({ code: 'insufficient_storage' });
+    await expect(writeFileAtomic(t, body, { ...modes, file: fullDisk(5000) })).rejects.toMatchObject({ code: 'insufficient_storage' });
     expect(await readFile(join(root, 'f.txt'), 'utf8')).toBe('precious');
     expect(await tempsIn(root)).toEqual([]);
   });

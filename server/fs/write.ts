@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { chmod, chown, lstat, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { type Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { AppError } from '../errors';
+import { BatchedWriter, writeBody, type PositionalFile } from './batched-writer';
 import { errnoCode, fsError } from './fs-error';
 import { TEMP_PREFIX } from './hidden';
 import type { Target } from './scope';
@@ -15,8 +16,8 @@ export interface CreateModes {
 }
 
 export interface WriteOptions extends CreateModes {
-  /** Test seam: the stream that receives the bytes for the temporary file (default: the file). */
-  sink?: (fh: FileHandle) => Writable;
+  /** Test seam: where the bytes for the temporary file go (default: the file itself). */
+  file?: (fh: FileHandle) => PositionalFile;
 }
 
 /** A fresh temporary sibling name beside `path` (hidden from every listing by TEMP_PREFIX). */
@@ -56,46 +57,11 @@ export async function keepIdentity(tmp: string, old: BigIntStats): Promise<void>
   }
 }
 
-/** Writes all of `chunk`: a single write(2) may take only part of it. */
-async function writeAll(fh: FileHandle, chunk: Buffer): Promise<void> {
-  for (let done = 0; done < chunk.length; ) {
-    const { bytesWritten } = await fh.write(chunk, done, chunk.length - done);
-    done += bytesWritten;
-  }
-}
-
-/** A Writable over an open file handle that leaves closing to the caller. */
-function handleSink(fh: FileHandle): Writable {
-  return new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      writeAll(fh, chunk).then(() => callback(), callback);
-    },
-  });
-}
-
-/**
- * Copies the body into the sink. When the disk fails (full, quota) the rest of the body is read
- * and discarded so the client still receives the answer instead of a reset connection.
- */
-function pump(body: Readable, sink: Writable): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const fail = (err: Error): void => {
-      body.unpipe(sink);
-      body.resume();
-      sink.destroy();
-      reject(err);
-    };
-    body.once('error', fail);
-    sink.once('error', fail);
-    sink.once('finish', () => resolve());
-    body.pipe(sink);
-  });
-}
-
 async function fill(tmp: string, body: Readable, opts: WriteOptions & { mode: number }): Promise<void> {
   const fh = await open(tmp, 'wx', opts.mode);
   try {
-    await pump(body, opts.sink?.(fh) ?? handleSink(fh));
+    // Written in large batches with one fsync at the end; the caller drains the body on failure.
+    await writeBody(body, new BatchedWriter(opts.file?.(fh) ?? fh, 0));
     await fh.sync();
   } finally {
     await fh.close();

@@ -1,7 +1,8 @@
-import { constants } from 'node:fs';
+import { constants, fstatSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors';
+import { BatchedWriter } from '../fs/batched-writer';
 import { fsError, translated } from '../fs/fs-error';
 
 /**
@@ -12,21 +13,17 @@ import { fsError, translated } from '../fs/fs-error';
  * stalling the upload (tus answers each PATCH only once its bytes are durable, api.md §3.17).
  */
 
-/** Bytes gathered before a write. */
-const BATCH_BYTES = 4 * 1024 * 1024;
-
-/** Batch writes running at once per request (at most (WRITE_DEPTH + 1) batches held in memory). */
-const WRITE_DEPTH = 3;
-
 /** Read and write, each write durable when it returns (no such flag on Windows: a final fsync). */
 const DURABLE_WRITES = constants.O_RDWR | (constants.O_DSYNC ?? 0);
 
 /** Where a PATCH writes and how much it may write. */
 export interface AppendSpec {
-  /** The upload's offset: the temporary file's size, checked by the caller. */
+  /** The client's Upload-Offset: must be the temporary file's size (409 otherwise). */
   offset: number;
   /** Bytes still missing: declared length minus offset. */
   room: number;
+  /** The request's Content-Length, when sent: more than `room` is refused (413) before any write. */
+  declared?: number;
   /** Milliseconds without a byte after which the client is taken for gone (default STALL_MS). */
   stallMs?: number;
 }
@@ -49,69 +46,6 @@ export async function sizeOf(temp: string): Promise<number> {
   });
 }
 
-async function writeAll(fh: FileHandle, buffers: Buffer[], position: number): Promise<void> {
-  let rest = buffers;
-  let at = position;
-  while (rest.length > 0) {
-    const { bytesWritten } = await fh.writev(rest, at);
-    at += bytesWritten;
-    rest = dropBytes(rest, bytesWritten);
-  }
-}
-
-function dropBytes(buffers: Buffer[], count: number): Buffer[] {
-  let left = count;
-  const out: Buffer[] = [];
-  for (const b of buffers) {
-    if (left >= b.length) {
-      left -= b.length;
-      continue;
-    }
-    out.push(b.subarray(left));
-    left = 0;
-  }
-  return out;
-}
-
-/** Gathers chunks into batches and keeps up to `depth` batch writes running (each at its own position). */
-class Batches {
-  private parts: Buffer[] = [];
-  private bytes = 0;
-  private inFlight: Promise<void>[] = [];
-
-  constructor(
-    private readonly fh: FileHandle,
-    private position: number,
-  ) {}
-
-  /** Queues a chunk; once a batch is full and `depth` writes run, waits for the oldest. */
-  async add(chunk: Buffer): Promise<void> {
-    this.parts.push(chunk);
-    this.bytes += chunk.length;
-    if (this.bytes < BATCH_BYTES) return;
-    if (this.inFlight.length >= WRITE_DEPTH) await this.inFlight.shift();
-    this.flush();
-  }
-
-  /** Starts writing what is gathered. */
-  flush(): void {
-    if (this.bytes === 0) return;
-    const write = writeAll(this.fh, this.parts, this.position);
-    // Observed by settle(); a failure must not surface as an unhandled rejection before that.
-    write.catch(() => undefined);
-    this.inFlight.push(write);
-    this.position += this.bytes;
-    this.parts = [];
-    this.bytes = 0;
-  }
-
-  /** Waits for every write started; false when one failed (the file may then hold a gap). */
-  async settle(): Promise<boolean> {
-    const results = await Promise.allSettled(this.inFlight.splice(0));
-    return results.every((r) => r.status === 'fulfilled');
-  }
-}
-
 /**
  * Appends a PATCH body to `temp` at `spec.offset` and fsyncs it (api.md §3.17 step 7). A body longer
  * than `spec.room` answers 413 and the file is cut back to the offset; a body cut short by the
@@ -121,13 +55,18 @@ class Batches {
 export async function appendBody(temp: string, spec: AppendSpec, body: Readable): Promise<number> {
   const fh = await translated(() => open(temp, DURABLE_WRITES));
   try {
-    const batches = new Batches(fh, spec.offset);
+    // fstat of an open file needs no disk and no thread-pool round trip: on a busy small box each
+    // round trip waits a millisecond or more for a core, and every PATCH pays them.
+    // tus 1.0: 409 when Upload-Offset differs from the bytes received so far.
+    if (fstatSync(fh.fd).size !== spec.offset) throw new AppError('exists');
+    if (spec.declared !== undefined && spec.declared > spec.room) throw new AppError('too_large');
+    const batches = new BatchedWriter(fh, spec.offset);
     const received = await receive(body, spec, batches).catch(async (err: unknown) => {
       await keepOrCut(fh, batches, { err, offset: spec.offset });
       throw err;
     });
     batches.flush();
-    if (!(await batches.settle())) throw new Error('an upload write failed');
+    await batches.settle();
     await fh.sync();
     return received;
   } catch (err) {
@@ -138,7 +77,7 @@ export async function appendBody(temp: string, spec: AppendSpec, body: Readable)
 }
 
 /** Reads the body into the batches; 413 as soon as it holds more than `room` bytes. */
-async function receive(body: Readable, spec: AppendSpec, batches: Batches): Promise<number> {
+async function receive(body: Readable, spec: AppendSpec, batches: BatchedWriter): Promise<number> {
   let received = 0;
   let timer: NodeJS.Timeout | undefined;
   const arm = (): void => {
@@ -165,10 +104,13 @@ async function receive(body: Readable, spec: AppendSpec, batches: Batches): Prom
  * failed (a later batch may have landed past a gap); a body the client cut short keeps the bytes
  * that arrived, durably, so the upload resumes from them.
  */
-async function keepOrCut(fh: FileHandle, batches: Batches, failure: { err: unknown; offset: number }): Promise<void> {
+async function keepOrCut(fh: FileHandle, batches: BatchedWriter, failure: { err: unknown; offset: number }): Promise<void> {
   const keep = !(failure.err instanceof AppError);
   if (keep) batches.flush();
-  const written = await batches.settle();
+  const written = await batches.settle().then(
+    () => true,
+    () => false,
+  );
   if (keep && written) await fh.sync();
   else await fh.truncate(failure.offset);
 }

@@ -109,11 +109,8 @@ async function appendUpload(deps: TusDeps, user: UserRecord, req: AppendRequest)
   const upload = await found(deps, at.owner);
   return deps.registry.exclusive(upload, async () => {
     if (offset > upload.length) throw new AppError('bad_request', `upload offset ${offset} exceeds declared length ${upload.length}`);
-    // tus 1.0: 409 when Upload-Offset differs from the bytes received so far.
-    if ((await sizeOf(upload.temp)) !== offset) throw new AppError('exists');
-    const room = upload.length - offset;
-    if (req.contentLength !== undefined && req.contentLength > room) throw new AppError('too_large');
-    const reached = offset + (await appendBody(upload.temp, { offset, room }, req.body));
+    const spec = { offset, room: upload.length - offset, ...(req.contentLength === undefined ? {} : { declared: req.contentLength }) };
+    const reached = offset + (await appendBody(upload.temp, spec, req.body));
     if (reached === upload.length) await complete(deps, user, { upload, at });
     return reached;
   });

@@ -48,7 +48,7 @@ export class BatchedWriter {
   #parts: Buffer[] = [];
   #bytes = 0;
   #inFlight: Promise<void>[] = [];
-  #failure: unknown;
+  #failure: Error | undefined;
 
   constructor(
     private readonly file: PositionalFile,
@@ -70,8 +70,8 @@ export class BatchedWriter {
   flush(): void {
     if (this.#bytes === 0) return;
     const write = writeAll(this.file, this.#parts, this.position).catch((err: unknown) => {
-      this.#failure ??= err;
-      throw err;
+      this.#failure ??= err instanceof Error ? err : new Error(String(err));
+      throw this.#failure;
     });
     // Observed by add() or settle(); must not surface as an unhandled rejection before that.
     write.catch(() => undefined);

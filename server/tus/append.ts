@@ -1,8 +1,9 @@
-import { constants, fstatSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, fsync, ftruncate, openSync, writev } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors';
-import { BatchedWriter } from '../fs/batched-writer';
+import { BatchedWriter, type PositionalFile } from '../fs/batched-writer';
 import { fsError, translated } from '../fs/fs-error';
 
 /**
@@ -53,10 +54,12 @@ export async function sizeOf(temp: string): Promise<number> {
  * destroyed, so the connection can still carry a response. Returns the bytes appended.
  */
 export async function appendBody(temp: string, spec: AppendSpec, body: Readable): Promise<number> {
-  const fh = await translated(() => open(temp, DURABLE_WRITES));
+  // Opening, fstat and closing a local file take microseconds and no disk I/O, so they are made
+  // synchronously: on a busy small machine each thread-pool round trip waits a millisecond or
+  // more for a core to run it, and every PATCH would pay several. Writes and fsync, which wait
+  // for the disk, stay asynchronous.
+  const fh = uploadFile(await translated(() => Promise.resolve(openSync(temp, DURABLE_WRITES))));
   try {
-    // fstat of an open file needs no disk and no thread-pool round trip: on a busy small box each
-    // round trip waits a millisecond or more for a core, and every PATCH pays them.
     // tus 1.0: 409 when Upload-Offset differs from the bytes received so far.
     if (fstatSync(fh.fd).size !== spec.offset) throw new AppError('exists');
     if (spec.declared !== undefined && spec.declared > spec.room) throw new AppError('too_large');
@@ -72,8 +75,27 @@ export async function appendBody(temp: string, spec: AppendSpec, body: Readable)
   } catch (err) {
     throw fsError(err);
   } finally {
-    await fh.close();
+    closeSync(fh.fd);
   }
+}
+
+/** The operations a PATCH makes on its open temporary file. */
+interface UploadFile extends PositionalFile {
+  fd: number;
+  sync(): Promise<void>;
+  truncate(length: number): Promise<void>;
+}
+
+function uploadFile(fd: number): UploadFile {
+  return {
+    fd,
+    writev: (buffers, position) =>
+      new Promise((resolve, reject) => {
+        writev(fd, buffers, position, (err, bytesWritten) => (err ? reject(err) : resolve({ bytesWritten })));
+      }),
+    sync: () => promisify(fsync)(fd),
+    truncate: (length) => promisify(ftruncate)(fd, length),
+  };
 }
 
 /** Reads the body into the batches; 413 as soon as it holds more than `room` bytes. */
@@ -104,7 +126,7 @@ async function receive(body: Readable, spec: AppendSpec, batches: BatchedWriter)
  * failed (a later batch may have landed past a gap); a body the client cut short keeps the bytes
  * that arrived, durably, so the upload resumes from them.
  */
-async function keepOrCut(fh: FileHandle, batches: BatchedWriter, failure: { err: unknown; offset: number }): Promise<void> {
+async function keepOrCut(fh: UploadFile, batches: BatchedWriter, failure: { err: unknown; offset: number }): Promise<void> {
   const keep = !(failure.err instanceof AppError);
   if (keep) batches.flush();
   const written = await batches.settle().then(

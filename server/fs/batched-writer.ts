@@ -33,6 +33,8 @@ async function writeAll(file: PositionalFile, buffers: Buffer[], position: numbe
   let at = position;
   while (rest.length > 0) {
     const { bytesWritten } = await file.writev(rest, at);
+    // A disk that accepts nothing would otherwise be asked again for ever.
+    if (bytesWritten <= 0) throw Object.assign(new Error('the disk accepted no bytes'), { code: 'EIO' });
     at += bytesWritten;
     rest = dropBytes(rest, bytesWritten);
   }
@@ -88,14 +90,23 @@ export class BatchedWriter {
   }
 }
 
-/** Reads a whole body into a writer and writes its last batch; returns the bytes received. */
+/**
+ * Reads a whole body into a writer and writes its last batch; returns the bytes received. On a
+ * failure (body or disk) it waits for the writes already started before rejecting, so the
+ * caller may close or remove the file at once.
+ */
 export async function writeBody(body: Readable, writer: BatchedWriter): Promise<number> {
   let received = 0;
-  // destroyOnReturn false: a failed write must not destroy the connection's socket.
-  for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer | string>) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    received += bytes.length;
-    await writer.add(bytes);
+  try {
+    // destroyOnReturn false: a failed write must not destroy the connection's socket.
+    for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer | string>) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      received += bytes.length;
+      await writer.add(bytes);
+    }
+  } catch (err) {
+    await writer.settle().catch(() => undefined);
+    throw err;
   }
   writer.flush();
   await writer.settle();

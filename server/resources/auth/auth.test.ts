@@ -4,17 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signToken } from '../../accounts/token';
 import type { Settings } from '../../state/schema';
-import { buildTestApp, defaultPasswordOf, TEST_ADMIN, type TestApp, type TestAppOptions } from '../../../tests/support/test-app';
+import { appsForEachTest } from '../../../tests/support/per-test';
+import { defaultPasswordOf, TEST_ADMIN, type TestApp } from '../../../tests/support/test-app';
 
-const apps: TestApp[] = [];
-async function start(opts: TestAppOptions = {}): Promise<TestApp> {
-  const t = await buildTestApp(opts);
-  apps.push(t);
-  return t;
-}
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-});
+const start = appsForEachTest();
 
 const login = (t: TestApp, payload: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url: '/api/login', payload: typeof payload === 'string' ? payload : JSON.stringify(payload), headers });

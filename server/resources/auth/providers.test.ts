@@ -1,20 +1,13 @@
 import { chmod, mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signToken } from '../../accounts/token';
 import type { Settings } from '../../state/schema';
-import { buildTestApp, type TestApp, type TestAppOptions } from '../../../tests/support/test-app';
+import { appsForEachTest } from '../../../tests/support/per-test';
+import { type TestApp } from '../../../tests/support/test-app';
 
-const apps: TestApp[] = [];
-async function start(opts: TestAppOptions = {}): Promise<TestApp> {
-  const t = await buildTestApp(opts);
-  apps.push(t);
-  return t;
-}
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-});
+const start = appsForEachTest();
 
 const ALL = { admin: true, execute: true, create: true, rename: true, modify: true, delete: true, share: true, download: true };
 

@@ -2,15 +2,13 @@ import { access, chmod, readFile, realpath, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildTestApp, type TestApp, type TestAppOptions, type TestUserFields } from '../../../tests/support/test-app';
+import { appsForEachTest } from '../../../tests/support/per-test';
+import { type TestApp, type TestAppOptions, type TestUserFields } from '../../../tests/support/test-app';
 import type { Tree } from '../../../tests/support/tree';
 
-const apps: TestApp[] = [];
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-});
+const startApp = appsForEachTest();
 
 const SCRIPTS: Tree = {
   'stream.sh': '#!/bin/sh\necho ready\nwhile [ ! -f go ]; do sleep 0.05; done\necho done\n',
@@ -35,7 +33,7 @@ interface Started {
 }
 
 async function start(opts: { shell?: string[]; exec?: boolean; user?: Partial<TestUserFields> } & Pick<TestAppOptions, 'tree'> = {}): Promise<Started> {
-  const t = await buildTestApp({
+  const t = await startApp({
     tree: { ...SCRIPTS, ...opts.tree },
     config: { enableExec: opts.exec ?? true },
     env: { PATH: process.env.PATH },
@@ -43,7 +41,6 @@ async function start(opts: { shell?: string[]; exec?: boolean; user?: Partial<Te
       s.shell = opts.shell ?? [];
     },
   });
-  apps.push(t);
   await t.addUser({ ...RUNNER, ...opts.user });
   for (const script of ['stream.sh', 'mixed.sh', 'fail.sh', 'linger.sh']) await chmod(join(t.root, script), 0o755);
   await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,14 +1,12 @@
 import bcrypt from 'bcryptjs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestUserFields } from '../../../tests/support/test-app';
+import { describe, expect, it } from 'vitest';
+import { appsForEachTest } from '../../../tests/support/per-test';
+import { type TestApp, type TestUserFields } from '../../../tests/support/test-app';
 import type { Tree } from '../../../tests/support/tree';
 import type { ShareRecord } from '../../state/schema';
 import { queryUnescape, secretsEqual } from './credentials';
 
-const apps: TestApp[] = [];
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-});
+const start = appsForEachTest();
 
 const OWNER: TestUserFields = { username: 'owner', perm: { share: true, download: true, modify: true } };
 const TOKEN = '123';
@@ -23,8 +21,7 @@ interface Fixture {
 
 /** An app whose user 'owner' (id 2) shares `link` (default: hash 'h' of /file.txt). */
 async function withShare(f: Fixture = {}): Promise<TestApp> {
-  const t = await buildTestApp({ tree: f.tree ?? { 'file.txt': 'shared content' } });
-  apps.push(t);
+  const t = await start({ tree: f.tree ?? { 'file.txt': 'shared content' } });
   const owner = await t.addUser({ ...OWNER, ...f.owner, perm: { ...OWNER.perm, ...f.owner?.perm } });
   const secrets = f.password === undefined ? {} : { password_hash: bcrypt.hashSync(f.password, 4), token: TOKEN };
   await t.store.update((db) => {

@@ -1,20 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestAppOptions, type TestUserFields } from '../../../tests/support/test-app';
+import { describe, expect, it } from 'vitest';
+import { appsForEachTest, dirsRemovedAfterEachTest } from '../../../tests/support/per-test';
+import { type TestApp, type TestAppOptions, type TestUserFields } from '../../../tests/support/test-app';
 import type { Tree } from '../../../tests/support/tree';
 import type { Rule } from '../../state/schema';
 
-const apps: TestApp[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const start = appsForEachTest();
+const dirs = dirsRemovedAfterEachTest();
 
 interface Fixture {
   tree: Tree;
@@ -26,8 +23,7 @@ interface Fixture {
 
 /** An app whose user 'owner' (id 2, share+download+modify) shares `path` as 'h', no password. */
 async function withShare(f: Fixture): Promise<TestApp> {
-  const t = await buildTestApp({ tree: f.tree, config: f.config });
-  apps.push(t);
+  const t = await start({ tree: f.tree, config: f.config });
   const perm = { share: true, download: true, modify: true, ...f.owner?.perm };
   const owner = await t.addUser({ username: 'owner', ...f.owner, perm });
   await t.store.update((db) => {

@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { WorkerInit } from '../../archive/worker-protocol';
 import { runningArchiveWorkers } from '../../archive/worker-spawn';
 import type * as WorkerSpawn from '../../archive/worker-spawn';
-import { buildTestApp, type TestApp, type TestAppOptions } from '../../../tests/support/test-app';
+import { appsForEachTest, dirsRemovedAfterEachTest } from '../../../tests/support/per-test';
+import { type TestApp } from '../../../tests/support/test-app';
 
 const KiB = 1024;
 
@@ -24,17 +25,8 @@ vi.mock('../../archive/worker-spawn', async (importOriginal) => {
   };
 });
 
-const apps: TestApp[] = [];
-const dirs: string[] = [];
-async function start(opts: TestAppOptions = {}): Promise<TestApp> {
-  const t = await buildTestApp(opts);
-  apps.push(t);
-  return t;
-}
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const start = appsForEachTest();
+const dirs = dirsRemovedAfterEachTest();
 
 async function tempDir(prefix: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));

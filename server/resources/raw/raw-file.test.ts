@@ -1,22 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestAppOptions } from '../../../tests/support/test-app';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appsForEachTest, dirsRemovedAfterEachTest } from '../../../tests/support/per-test';
+import { buildTestApp, type TestApp } from '../../../tests/support/test-app';
 import { makeTree } from '../../../tests/support/tree';
 import { ROUTE_CSP } from '../../plugins/security-headers';
 
-const apps: TestApp[] = [];
-const dirs: string[] = [];
-async function start(opts: TestAppOptions = {}): Promise<TestApp> {
-  const t = await buildTestApp(opts);
-  apps.push(t);
-  return t;
-}
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const start = appsForEachTest();
+const dirs = dirsRemovedAfterEachTest();
 
 const get = (t: TestApp, url: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url, headers: { 'x-auth': t.token(), ...headers } });

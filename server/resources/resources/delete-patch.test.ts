@@ -1,8 +1,9 @@
+import { appsForEachTest } from '../../../tests/support/per-test';
 import { lstat, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../tests/support/test-app';
-import { appsForEachTest, call, canMountTmpfs, userWith, withTmpfs } from './test-kit';
+import { call, canMountTmpfs, userWith, withTmpfs } from './test-kit';
 
 const start = appsForEachTest();
 const exists = (p: string) => lstat(p).then(() => true, () => false);

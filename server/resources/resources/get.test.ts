@@ -1,3 +1,4 @@
+import { appsForEachTest } from '../../../tests/support/per-test';
 import { createHash } from 'node:crypto';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { createGateFactory } from '../../fs/gates';
 import { TEMP_PREFIX } from '../../fs/hidden';
 import { createHookRunner } from '../../hooks/hooks';
 import { createResourcesService } from './service';
-import { appsForEachTest, call, userWith } from './test-kit';
+import { call, userWith } from './test-kit';
 
 const start = appsForEachTest();
 

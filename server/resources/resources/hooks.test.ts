@@ -1,8 +1,9 @@
+import { appsForEachTest } from '../../../tests/support/per-test';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestAppOptions } from '../../../tests/support/test-app';
-import { appsForEachTest, call, userWith } from './test-kit';
+import { call, userWith } from './test-kit';
 
 const start = appsForEachTest();
 const exists = (p: string) => lstat(p).then(() => true, () => false);

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterEach } from 'vitest';
-import { buildTestApp, type TestApp, type TestAppOptions } from '../../../tests/support/test-app';
+import { type TestApp } from '../../../tests/support/test-app';
 import type { Permissions } from '../../state/schema';
 
 /** Test-only helpers shared by the resources and usage tests (imported by *.test.ts only). */
@@ -11,19 +10,6 @@ const NONE: Permissions = { admin: false, execute: false, create: false, rename:
 /** A permission set with only the named flags on. */
 export function perms(...on: (keyof Permissions)[]): Permissions {
   return { ...NONE, ...Object.fromEntries(on.map((k) => [k, true])) };
-}
-
-/** Starts test apps and closes them after each test. */
-export function appsForEachTest(): (opts?: TestAppOptions) => Promise<TestApp> {
-  const apps: TestApp[] = [];
-  afterEach(async () => {
-    await Promise.all(apps.splice(0).map((t) => t.close()));
-  });
-  return async (opts = {}) => {
-    const t = await buildTestApp(opts);
-    apps.push(t);
-    return t;
-  };
 }
 
 /** Adds `name` with scope '/' and only the given permissions. */

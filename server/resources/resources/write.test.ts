@@ -1,10 +1,11 @@
+import { appsForEachTest } from '../../../tests/support/per-test';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chmod, lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEMP_PREFIX } from '../../fs/hidden';
-import { appsForEachTest, call, canMountTmpfs, userWith, withTmpfs } from './test-kit';
+import { call, canMountTmpfs, userWith, withTmpfs } from './test-kit';
 
 const start = appsForEachTest();
 const exists = (p: string) => lstat(p).then(() => true, () => false);

@@ -1,26 +1,18 @@
 import { createHook } from 'node:async_hooks';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestAppOptions } from '../../../tests/support/test-app';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appsForEachTest, dirsRemovedAfterEachTest } from '../../../tests/support/per-test';
+import { buildTestApp, type TestApp } from '../../../tests/support/test-app';
 import { makeTree } from '../../../tests/support/tree';
 import { createGateFactory } from '../../fs/gates';
 import { createSearchService } from './service';
 
-const apps: TestApp[] = [];
-const dirs: string[] = [];
-async function start(opts: TestAppOptions = {}): Promise<TestApp> {
-  const t = await buildTestApp(opts);
-  apps.push(t);
-  return t;
-}
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const start = appsForEachTest();
+const dirs = dirsRemovedAfterEachTest();
 
 const search = (t: TestApp, url: string, as?: string) => t.app.inject({ method: 'GET', url, headers: { 'x-auth': t.token(as) } });
 

@@ -1,18 +1,11 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestAppOptions } from '../../../tests/support/test-app';
+import { describe, expect, it } from 'vitest';
+import { appsForEachTest } from '../../../tests/support/per-test';
+import { type TestApp } from '../../../tests/support/test-app';
 
-const apps: TestApp[] = [];
-async function start(opts: TestAppOptions = {}): Promise<TestApp> {
-  const t = await buildTestApp(opts);
-  apps.push(t);
-  return t;
-}
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-});
+const start = appsForEachTest();
 
 const stateOf = (t: TestApp) => JSON.stringify(t.store.data());
 const get = (t: TestApp, as?: string) => t.app.inject({ method: 'GET', url: '/api/settings', headers: { 'x-auth': t.token(as) } });

@@ -1,17 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestAppOptions } from '../../../tests/support/test-app';
+import { describe, expect, it } from 'vitest';
+import { appsForEachTest } from '../../../tests/support/per-test';
+import { type TestApp } from '../../../tests/support/test-app';
 import type { Tree } from '../../../tests/support/tree';
 import type { ShareRecord } from '../../state/schema';
 
-const apps: TestApp[] = [];
-async function start(opts: TestAppOptions = {}): Promise<TestApp> {
-  const t = await buildTestApp(opts);
-  apps.push(t);
-  return t;
-}
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-});
+const start = appsForEachTest();
 
 type Method = 'GET' | 'POST' | 'DELETE';
 const call = (t: TestApp, request: `${Method} ${string}`, opts: { as?: string; body?: string } = {}) => {

@@ -1,18 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../accounts/password';
-import { buildTestApp, defaultPasswordOf, TEST_ADMIN, type TestApp, type TestAppOptions } from '../../../tests/support/test-app';
+import { appsForEachTest } from '../../../tests/support/per-test';
+import { defaultPasswordOf, TEST_ADMIN, type TestApp } from '../../../tests/support/test-app';
 
-const apps: TestApp[] = [];
-async function start(opts: TestAppOptions = {}): Promise<TestApp> {
-  const t = await buildTestApp(opts);
-  apps.push(t);
-  return t;
-}
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-});
+const start = appsForEachTest();
 
 const stateOf = (t: TestApp) => JSON.stringify(t.store.data());
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -2,7 +2,8 @@
 // Runs the CPU-heavy compressors off the event loop: the main thread posts tar bytes in
 // batches and gets compressed bytes back, in order; a zip worker deflates batches of small files.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { deflateFiles, packFiles, unpackFiles } from './deflate-files';
+import { deflateFiles } from './deflate-files';
+import { packFiles, unpackFiles } from './packed-files';
 import { createEncoder } from './encoders';
 import { readFiles } from './read-files';
 import type { ChunkEncoder, DeflateReply, DeflateRequest, FromWorker, ReadRequest, ToWorker, WorkerFormat, WorkerInit } from './worker-protocol';

@@ -1,5 +1,4 @@
 import { crc32, deflateRawSync } from 'node:zlib';
-import type { PackedFiles } from './worker-protocol';
 
 /** zip -6, the level zip tools use by default. */
 export const ZIP_LEVEL = 6;
@@ -30,29 +29,5 @@ export function deflateFiles(files: readonly Uint8Array[]): DeflatedFile[] {
     if (file.length === 0) return { crc };
     const deflated = deflateRawSync(file, { level: ZIP_LEVEL, windowBits: windowBits(file.length) });
     return deflated.length < file.length ? { crc, deflated } : { crc };
-  });
-}
-
-/** Packs buffers into one fresh buffer that the receiver may own (see PackedFiles). */
-export function packFiles(files: readonly (Uint8Array | undefined)[]): PackedFiles {
-  const sizes = files.map((file) => file?.length ?? -1);
-  const bytes = new Uint8Array(sizes.reduce((sum, size) => sum + Math.max(size, 0), 0));
-  let offset = 0;
-  for (const file of files) {
-    if (!file) continue;
-    bytes.set(file, offset);
-    offset += file.length;
-  }
-  return { bytes, sizes };
-}
-
-/** The buffers of a packed batch, as views into it (undefined where the size is -1). */
-export function unpackFiles({ bytes, sizes }: PackedFiles): (Buffer | undefined)[] {
-  let offset = 0;
-  return sizes.map((size) => {
-    if (size < 0) return undefined;
-    const view = Buffer.from(bytes.buffer, bytes.byteOffset + offset, size);
-    offset += size;
-    return view;
   });
 }

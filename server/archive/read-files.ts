@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { packFiles } from './deflate-files';
+import { packFiles } from './packed-files';
 import type { FileStat, FileToRead, ReadOutcome, ReadReply } from './worker-protocol';
 
 /** Files up to this size are read whole with their batch; larger ones are streamed when written. */

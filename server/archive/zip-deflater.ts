@@ -1,5 +1,6 @@
 import { BatchWorker } from './batch-worker';
-import { deflateFiles, packFiles, unpackFiles, type DeflatedFile } from './deflate-files';
+import { deflateFiles, type DeflatedFile } from './deflate-files';
+import { packFiles, unpackFiles } from './packed-files';
 import type { DeflateReply, DeflateRequest } from './worker-protocol';
 
 // A batch smaller than this is deflated on the calling thread: well under a millisecond, and a

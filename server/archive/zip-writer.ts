@@ -4,7 +4,7 @@ import { crc32, createDeflateRaw } from 'node:zlib';
 import { runWriter, type ArchiveOutput } from './archive-output';
 import { ZIP_LEVEL, type DeflatedFile } from './deflate-files';
 import { openBody, type FileBody } from './entry-body';
-import { acceptedBatches, permissions, toError, type AcceptedEntry, type EntryItem, type WriterContext } from './entry';
+import { acceptedBatches, permissions, toError, type AcceptedEntry, type ArchiveEntry, type EntryItem, type WriterContext } from './entry';
 import { centralRecord, dataDescriptor, DEFLATED, endRecords, localHeader, STORED, type ZipEntryRecord } from './zip-records';
 import { SmallFileDeflater } from './zip-deflater';
 
@@ -102,17 +102,21 @@ async function fillZip(zip: Zip, items: AsyncIterable<EntryItem>, ctx: WriterCon
 
 function submit(zip: Zip, queue: Group[], entries: AcceptedEntry[]): void {
   if (entries.length === 0) return;
-  const answer = zip.deflater.deflate(entries.map(({ entry }) => (entry.isDir ? EMPTY : (entry.data ?? EMPTY))));
+  const answer = zip.deflater.deflate(entries.map(({ entry }) => contentOf(entry)));
   // An aborted zip leaves queued answers unawaited: their rejection must not go unhandled.
   answer.catch(() => undefined);
   queue.push({ entries, answer });
 }
 
+/** The content of a directory or an already-read file. */
+const contentOf = (entry: ArchiveEntry): Buffer => (entry.isDir ? EMPTY : (entry.data ?? EMPTY));
+
 function recordOf({ entry, name }: AcceptedEntry, offset: number): ZipEntryRecord {
   const fullName = entry.isDir ? `${name}/` : name;
+  const encoded = Buffer.from(fullName, 'utf8');
   return {
-    name: Buffer.from(fullName, 'utf8'),
-    utf8: Buffer.byteLength(fullName) !== fullName.length,
+    name: encoded,
+    utf8: encoded.length !== fullName.length,
     isDir: entry.isDir,
     mode: permissions(entry),
     mtime: entry.mtime,
@@ -128,11 +132,11 @@ function recordOf({ entry, name }: AcceptedEntry, offset: number): ZipEntryRecor
 async function writeGroup(zip: Zip, group: Group): Promise<void> {
   const results = await group.answer;
   group.entries.forEach((accepted, i) => {
-    const record = recordOf(accepted, zip.output.offset);
-    const data = accepted.entry.isDir ? EMPTY : (accepted.entry.data ?? EMPTY);
+    const data = contentOf(accepted.entry);
     const result = results[i];
     const body = result?.deflated ?? data;
-    Object.assign(record, { method: result?.deflated ? DEFLATED : STORED, crc: result?.crc ?? 0, compressedSize: body.length, size: data.length });
+    const sums = { method: result?.deflated ? DEFLATED : STORED, crc: result?.crc ?? 0, compressedSize: body.length, size: data.length } as const;
+    const record: ZipEntryRecord = { ...recordOf(accepted, zip.output.offset), ...sums };
     zip.output.add(localHeader(record));
     zip.output.add(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
     zip.central.add(centralRecord(record));

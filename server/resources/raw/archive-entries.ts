@@ -109,10 +109,10 @@ async function* member(state: WalkState, dir: Member, dirent: Dirent): AsyncGene
     addFile(state, path, { real, linked: false });
     return;
   }
-  const known = dirent.isDirectory() || dirent.isSymbolicLink() || dirent.isFIFO() || dirent.isSocket() || dirent.isBlockDevice() || dirent.isCharacterDevice();
-  if (known && !dirent.isDirectory() && !dirent.isSymbolicLink()) return;
-  let found = dirent.isSymbolicLink() ? await followLink(walk, path, real) : lstatMember(walk, path, real);
-  if (found?.stats.isSymbolicLink()) found = await followLink(walk, path, real);
+  // FIFOs, sockets and devices have nothing to archive; a type readdir did not tell is lstat'ed.
+  if (dirent.isFIFO() || dirent.isSocket() || dirent.isBlockDevice() || dirent.isCharacterDevice()) return;
+  const stated = dirent.isSymbolicLink() ? await followLink(walk, path, real) : lstatMember(walk, path, real);
+  const found = stated?.stats.isSymbolicLink() ? await followLink(walk, path, real) : stated;
   if (found?.stats.isDirectory()) yield* directory(state, found);
   else if (found?.stats.isFile()) addFile(state, path, found);
 }

@@ -10,6 +10,7 @@ import { createSessionTracker } from './accounts/sessions';
 import { addressResolver } from './lib/client-address';
 import { createThrottle } from './lib/throttle';
 import { authPlugin } from './plugins/auth';
+import { registerTokens } from './plugins/tokens';
 import { authRoutes, sessionRoutes } from './resources/auth/routes';
 import { createAuthService } from './resources/auth/service';
 import { archiveWorkerSource } from './archive/worker-source';
@@ -98,13 +99,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // WebSocket upgrades go through the router and its hooks (auth first); only /api/command uses it.
   await app.register(websocketPlugin, { options: { maxPayload: 64 * 1024 } });
 
-  const sessions = createSessionTracker();
-  // One throttle for every password check: login, signup and share passwords (api.md §14).
-  const throttle = createThrottle();
+  const { sessions, throttle, tokens, auth, users, settings } = await accountServices(app, deps);
   const addressOf = addressResolver(deps.config.trustedProxies);
-  const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, env: deps.env });
-  const users = createUsersService({ store: deps.store, config: deps.config, sessions });
-  const settings = createSettingsService({ store: deps.store, config: deps.config });
   const gates = await createGateFactory(deps.config);
   const raw = createRawService({ gates, store: deps.store, workerSource: archiveWorkerSource(deps.assets) });
   const search = createSearchService({ gates, store: deps.store });
@@ -127,7 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Signed-in routes: everything registered in this scope needs a valid token (plugins/auth.ts).
   app.register(async (signedIn) => {
-    await signedIn.register(authPlugin, { store: deps.store, sessions });
+    await signedIn.register(authPlugin, { store: deps.store, sessions, tokens });
     signedIn.register(sessionRoutes, { auth });
     signedIn.register(usersRoutes, { users });
     signedIn.register(settingsRoutes, { settings });
@@ -144,6 +140,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.ready();
   return app;
+}
+
+/** Tokens (@fastify/jwt), sign-in, users and settings; one throttle for every password check (api.md §14). */
+async function accountServices(app: FastifyInstance, deps: AppDeps) {
+  const sessions = createSessionTracker();
+  const throttle = createThrottle();
+  const tokens = await registerTokens(app, deps.store.data().settings.key);
+  const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, tokens, env: deps.env });
+  const users = createUsersService({ store: deps.store, config: deps.config, sessions });
+  const settings = createSettingsService({ store: deps.store, config: deps.config });
+  return { sessions, throttle, tokens, auth, users, settings };
 }
 
 /** Previews and subtitles (api.md §3.12, §3.13): the --imageProcessors limit, the --cacheDir cache, raw files. */

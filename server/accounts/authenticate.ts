@@ -2,7 +2,7 @@ import { AppError } from '../errors';
 import type { Database, UserRecord } from '../state/schema';
 import type { SessionTracker } from './sessions';
 import { DEFAULT_LOGOUT_PAGE } from './settings-normalize';
-import { looksLikeToken, verifyToken, type TokenClaims } from './token';
+import { looksLikeToken, type TokenClaims, type TokenCodec } from './token';
 
 /** What the per-request check reads from a request. */
 export interface TokenSource {
@@ -56,10 +56,10 @@ function proxyWaiver(db: Readonly<Database>, src: TokenSource, claims: TokenClai
  * (permissions never come from the token), refused (401) when the user is gone or the token was
  * issued before the user's session epoch (revocation, api.md §14).
  */
-export function authenticate(db: Readonly<Database>, src: TokenSource, deps: { sessions: SessionTracker; nowMs: number }): Authenticated {
+export function authenticate(db: Readonly<Database>, src: TokenSource, deps: { sessions: SessionTracker; tokens: TokenCodec; nowMs: number }): Authenticated {
   const token = extractToken(src);
   if (!token) throw new AppError('unauthorized');
-  const result = verifyToken(token, db.settings.key, deps.nowMs);
+  const result = deps.tokens.verify(token, db.settings.key, deps.nowMs);
   let claims: TokenClaims;
   if (result.ok) claims = result.claims;
   else if (result.reason === 'expired' && result.claims && proxyWaiver(db, src, result.claims)) claims = result.claims;
@@ -68,6 +68,7 @@ export function authenticate(db: Readonly<Database>, src: TokenSource, deps: { s
   if (!user) throw new AppError('unauthorized');
   const iat = typeof claims.iat === 'number' ? claims.iat : 0;
   if (user.sessionEpoch > 0 && iat <= user.sessionEpoch) throw new AppError('unauthorized');
-  const renew = claims.exp * 1000 - deps.nowMs < RENEW_BEFORE_MS || iat * 1000 < deps.sessions.updatedAt(user.id);
+  // Whole seconds, as upstream: the update's second is after the token's issue second.
+  const renew = claims.exp * 1000 - deps.nowMs < RENEW_BEFORE_MS || iat < Math.floor(deps.sessions.updatedAt(user.id) / 1000);
   return { user, claims, renew };
 }

@@ -30,9 +30,12 @@ export function createSessionTracker(): SessionTracker {
   };
 }
 
-/** The session epoch that ends every token issued until `nowMs` (always moves forward). */
+/**
+ * The session epoch that ends every token issued until `nowMs`: whole seconds, always moving
+ * forward, and at least the issue time of any token handed out so far (token.ts `issueTime`).
+ */
 export function nextEpoch(user: Pick<UserRecord, 'sessionEpoch'>, nowMs: number): number {
-  return Math.max(nowMs / 1000, user.sessionEpoch + 0.001);
+  return Math.max(Math.floor(nowMs / 1000), Math.floor(user.sessionEpoch) + 1);
 }
 
 /** Ends every token of user `id` issued until now ("log out everywhere", api.md §14); 404 if gone. */

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { JWT } from '@fastify/jwt';
 import type { Permissions, UserRecord } from '../state/schema';
 
 /** The `user` claim of api.md §2.2: exactly these fields, copied from the record at issue time. */
@@ -20,7 +20,7 @@ export interface TokenUser {
 export interface TokenClaims {
   user: TokenUser;
   iss: string;
-  /** Issue time in unix seconds, with a millisecond fraction so revocation is exact. */
+  /** Issue time in unix seconds (tokens of earlier filemgr versions may carry a fraction). */
   iat: number;
   exp: number;
   nbf?: number;
@@ -32,16 +32,6 @@ export type TokenFailure = 'malformed' | 'signature' | 'expired' | 'claims';
 export type VerifyResult = { ok: true; claims: TokenClaims } | { ok: false; reason: TokenFailure; claims?: TokenClaims };
 
 export const TOKEN_ISSUER = 'filemgr';
-
-const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
-
-function base64url(text: string | Buffer): string {
-  return Buffer.from(text).toString('base64url');
-}
-
-function hmac(key: Buffer, data: string): Buffer {
-  return createHmac('sha256', key).update(data).digest();
-}
 
 /** The `user` claim for a record (never the hash, scope or rules). */
 export function tokenUser(u: UserRecord): TokenUser {
@@ -61,29 +51,9 @@ export function tokenUser(u: UserRecord): TokenUser {
   };
 }
 
-/**
- * Signs an HS256 JWT for `user` with the base64 settings key, valid `lifetimeMs` from `nowMs`.
- * `iat` carries milliseconds and is always after the user's session epoch, so a token issued
- * right after "log out everywhere" is not itself revoked.
- */
-export function signToken(user: UserRecord, key: string, opts: { lifetimeMs: number; nowMs: number }): string {
-  const iat = Math.round(Math.max(opts.nowMs, user.sessionEpoch * 1000 + 1)) / 1000;
-  const claims: TokenClaims = { user: tokenUser(user), iss: TOKEN_ISSUER, iat, exp: Math.floor((opts.nowMs + opts.lifetimeMs) / 1000) };
-  const body = `${HEADER}.${base64url(JSON.stringify(claims))}`;
-  return `${body}.${hmac(Buffer.from(key, 'base64'), body).toString('base64url')}`;
-}
-
 /** True when the string has the compact JWT shape (exactly two dots, api.md §2.1). */
 export function looksLikeToken(value: string | undefined): value is string {
   return !!value && value.split('.').length === 3;
-}
-
-function parseJson(part: string): unknown {
-  try {
-    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -99,27 +69,62 @@ function claimsShape(payload: unknown): TokenClaims | undefined {
   return payload as unknown as TokenClaims;
 }
 
-function signatureValid(token: string, key: string): boolean {
-  const cut = token.lastIndexOf('.');
-  const expected = hmac(Buffer.from(key, 'base64'), token.slice(0, cut));
-  const given = Buffer.from(token.slice(cut + 1), 'base64url');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+/**
+ * The issue time of a new token: now in whole seconds (api.md §2.2), but always after the user's
+ * session epoch, so a token issued in the same second as "log out everywhere" survives it while
+ * every token issued before it does not (the check is `iat <= sessionEpoch`).
+ */
+export function issueTime(user: Pick<UserRecord, 'sessionEpoch'>, nowMs: number): number {
+  return Math.max(Math.floor(nowMs / 1000), Math.floor(user.sessionEpoch) + 1);
+}
+
+/** How fast-jwt's refusals read here; any other (a missing or mistyped claim, `nbf` ahead) is `claims`. */
+const FAILURES: Readonly<Record<string, TokenFailure>> = {
+  FAST_JWT_MALFORMED: 'malformed',
+  FAST_JWT_INVALID_ALGORITHM: 'malformed',
+  FAST_JWT_MISSING_SIGNATURE: 'malformed',
+  FAST_JWT_INVALID_SIGNATURE: 'signature',
+  FAST_JWT_EXPIRED: 'expired',
+};
+
+function failureOf(err: unknown): TokenFailure {
+  const code = isRecord(err) && typeof err.code === 'string' ? err.code : '';
+  return FAILURES[code] ?? 'claims';
+}
+
+/** Signs and verifies session tokens; the key is the base64 settings key, read at each call. */
+export interface TokenCodec {
+  /** An HS256 JWT for `user`, valid `lifetimeMs` from `nowMs`. */
+  sign(user: UserRecord, key: string, opts: { lifetimeMs: number; nowMs: number }): string;
+  /**
+   * HS256 only (any other `alg`, `none` included, is refused), a valid signature with `key`, a
+   * numeric `exp` after `nowMs`, `nbf` (if any) before it, and a `user` with a numeric id.
+   */
+  verify(token: string, key: string, nowMs: number): VerifyResult;
 }
 
 /**
- * Verifies a compact JWT: HS256 only (any other `alg`, `none` included, is refused), a valid
- * signature with the settings key, a numeric `exp` in the future and `nbf` (if any) in the past.
+ * The tokens of api.md §2.2 through @fastify/jwt (fast-jwt underneath). The key is passed on
+ * every call, never fixed at registration: a CLI command may replace it while the server runs.
  */
-export function verifyToken(token: string, key: string, nowMs: number): VerifyResult {
-  if (!looksLikeToken(token)) return { ok: false, reason: 'malformed' };
-  const [headerPart = '', payloadPart = ''] = token.split('.');
-  const header = parseJson(headerPart);
-  if (!isRecord(header) || header.alg !== 'HS256') return { ok: false, reason: 'malformed' };
-  if (!signatureValid(token, key)) return { ok: false, reason: 'signature' };
-  const claims = claimsShape(parseJson(payloadPart));
-  if (!claims) return { ok: false, reason: 'claims' };
-  const now = nowMs / 1000;
-  if (claims.nbf !== undefined && claims.nbf > now) return { ok: false, reason: 'claims' };
-  if (claims.exp <= now) return { ok: false, reason: 'expired', claims };
-  return { ok: true, claims };
+export function tokenCodec(jwt: JWT): TokenCodec {
+  return {
+    sign(user, key, opts) {
+      const claims: TokenClaims = { user: tokenUser(user), iss: TOKEN_ISSUER, iat: issueTime(user, opts.nowMs), exp: Math.floor((opts.nowMs + opts.lifetimeMs) / 1000) };
+      return jwt.sign(claims, { key: Buffer.from(key, 'base64'), algorithm: 'HS256' });
+    },
+    verify(token, key, nowMs) {
+      if (!looksLikeToken(token)) return { ok: false, reason: 'malformed' };
+      try {
+        const options = { key: Buffer.from(key, 'base64'), algorithms: ['HS256' as const], clockTimestamp: nowMs, requiredClaims: ['exp'] };
+        const claims = claimsShape(jwt.verify(token, options));
+        return claims ? { ok: true, claims } : { ok: false, reason: 'claims' };
+      } catch (err) {
+        const reason = failureOf(err);
+        // An expired token's claims still matter to the proxy-auth exception (api.md §2.5).
+        const claims = reason === 'expired' ? claimsShape(jwt.decode(token)) : undefined;
+        return claims ? { ok: false, reason, claims } : { ok: false, reason };
+      }
+    },
+  };
 }

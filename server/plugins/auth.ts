@@ -2,20 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { authenticate } from '../accounts/authenticate';
 import type { SessionTracker } from '../accounts/sessions';
+import type { TokenCodec } from '../accounts/token';
 import { AppError } from '../errors';
 import type { Store } from '../state/store';
-import type { UserRecord } from '../state/schema';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The signed-in user, reloaded from the state for this request (set by plugins/auth.ts). */
-    user: UserRecord;
-  }
-}
 
 export interface AuthPluginOptions {
   store: Store;
   sessions: SessionTracker;
+  /** Verifies tokens (plugins/tokens.ts registers @fastify/jwt, which declares `request.user`). */
+  tokens: TokenCodec;
   now?: () => number;
 }
 
@@ -31,7 +26,6 @@ function header(request: FastifyRequest, name: string): string | undefined {
  */
 export const authPlugin = fp(function auth(app: FastifyInstance, opts: AuthPluginOptions) {
   const now = opts.now ?? Date.now;
-  app.decorateRequest('user', null as unknown as UserRecord);
   app.addHook('onRequest', async (request, reply) => {
     // A CLI command may have changed users or the key since the last request.
     await opts.store.refresh();
@@ -41,7 +35,7 @@ export const authPlugin = fp(function auth(app: FastifyInstance, opts: AuthPlugi
       cookie: header(request, 'cookie'),
       headerValue: (name: string) => header(request, name),
     };
-    const { user, renew } = authenticate(opts.store.data(), src, { sessions: opts.sessions, nowMs: now() });
+    const { user, renew } = authenticate(opts.store.data(), src, { sessions: opts.sessions, tokens: opts.tokens, nowMs: now() });
     request.user = structuredClone(user);
     if (renew) reply.header('X-Renew-Token', 'true');
   });

@@ -4,7 +4,7 @@ import bcrypt from 'bcryptjs';
 import { buildApp } from '../../server/app';
 import { defaultServerConfig, type ServerConfig } from '../../server/config';
 import { normalizeUser, userFromDefaults, type NewUser } from '../../server/accounts/records';
-import { signToken } from '../../server/accounts/token';
+import { tokenCodec, type TokenCodec } from '../../server/accounts/token';
 import { tokenLifetimeMs } from '../../server/lib/go-duration';
 import { noAssets } from '../../server/lib/assets';
 import { emptyDatabase } from '../../server/state/initial';
@@ -36,6 +36,8 @@ export interface TestApp {
   config: ServerConfig;
   /** A valid token for `username` (default the admin), signed with the settings key. */
   token(username?: string): string;
+  /** The app's token codec (@fastify/jwt), for tokens with other lifetimes or times. */
+  tokens: TokenCodec;
   /** Adds a user straight to the store (defaults for missing fields; password hashed at cost 4). */
   addUser(fields: TestUserFields): Promise<UserRecord>;
   close(): Promise<void>;
@@ -73,10 +75,11 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     });
   await addUser({ ...TEST_ADMIN, perm: { admin: true, execute: true, create: true, rename: true, modify: true, delete: true, share: true, download: true } });
   const app = await buildApp({ store, config, assets: noAssets(), logger: false, env: opts.env });
+  const tokens = tokenCodec(app.jwt);
   const token = (username: string = TEST_ADMIN.username): string => {
     const user = store.data().users.find((u) => u.username === username);
     if (!user) throw new Error(`test app: no user ${username}`);
-    return signToken(user, store.data().settings.key, { lifetimeMs: tokenLifetimeMs(config.tokenExpirationTime), nowMs: Date.now() });
+    return tokens.sign(user, store.data().settings.key, { lifetimeMs: tokenLifetimeMs(config.tokenExpirationTime), nowMs: Date.now() });
   };
   return {
     app,
@@ -84,6 +87,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     store,
     config,
     token,
+    tokens,
     addUser,
     async close() {
       await app.close();

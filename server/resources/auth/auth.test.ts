@@ -2,7 +2,6 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signToken } from '../../accounts/token';
 import type { Settings } from '../../state/schema';
 import { appsForEachTest } from '../../../tests/support/per-test';
 import { defaultPasswordOf, TEST_ADMIN, type TestApp } from '../../../tests/support/test-app';
@@ -110,21 +109,23 @@ describe('tokens on signed-in routes', () => {
   it('hints X-Renew-Token: true when less than an hour is left', async () => {
     const t = await start();
     const admin = t.store.data().users[0]!;
-    const short = signToken(admin, t.store.data().settings.key, { lifetimeMs: 30 * 60_000, nowMs: Date.now() });
+    const short = t.tokens.sign(admin, t.store.data().settings.key, { lifetimeMs: 30 * 60_000, nowMs: Date.now() });
     const res = await t.app.inject({ method: 'GET', url: '/api/users/1', headers: { 'x-auth': short } });
     expect(res.headers['x-renew-token']).toBe('true');
     const fresh = await t.app.inject({ method: 'GET', url: '/api/users/1', headers: { 'x-auth': t.token() } });
     expect(fresh.headers['x-renew-token']).toBeUndefined();
   });
 
-  it('hints X-Renew-Token: true to tokens older than an update of the user', async () => {
+  it('hints X-Renew-Token: true to tokens issued in a second before an update of the user', async () => {
     const t = await start();
-    const token = t.token();
-    await new Promise((r) => setTimeout(r, 5));
+    // iat and the update time compare in whole seconds (api.md 2.3): issued a second ago.
+    const token = t.tokens.sign(t.store.data().users[0]!, t.store.data().settings.key, { lifetimeMs: 7_200_000, nowMs: Date.now() - 1000 });
     const put = await t.app.inject({ method: 'PUT', url: '/api/users/1', headers: { 'x-auth': token }, payload: { what: 'user', which: ['locale'], data: { id: 1, locale: 'de' } } });
     expect(put.statusCode).toBe(200);
     const res = await t.app.inject({ method: 'GET', url: '/api/users/1', headers: { 'x-auth': token } });
     expect(res.headers['x-renew-token']).toBe('true');
+    const after = await t.app.inject({ method: 'GET', url: '/api/users/1', headers: { 'x-auth': t.token() } });
+    expect(after.headers['x-renew-token']).toBeUndefined();
   });
 });
 

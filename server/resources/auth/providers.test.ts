@@ -2,7 +2,6 @@ import { chmod, mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { signToken } from '../../accounts/token';
 import type { Settings } from '../../state/schema';
 import { appsForEachTest } from '../../../tests/support/per-test';
 import { type TestApp } from '../../../tests/support/test-app';
@@ -67,7 +66,7 @@ describe('proxy auth', () => {
       await t.addUser({ username: 'u', perm: {} });
       await t.addUser({ username: 'someone-else', perm: {} });
       const u = t.store.data().users.find((x) => x.username === 'u')!;
-      const expired = signToken(u, t.store.data().settings.key, { lifetimeMs: 2 * 3_600_000, nowMs: Date.now() - 3 * 3_600_000 });
+      const expired = t.tokens.sign(u, t.store.data().settings.key, { lifetimeMs: 2 * 3_600_000, nowMs: Date.now() - 3 * 3_600_000 });
       return { t, expired, valid: t.token('u') };
     }
     const call = (t: TestApp, token: string, user?: string) =>

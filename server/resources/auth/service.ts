@@ -3,7 +3,7 @@ import { provisionUser } from '../../accounts/provision';
 import { userFromDefaults, withoutPrivileges } from '../../accounts/records';
 import { endSessions, type SessionTracker } from '../../accounts/sessions';
 import { effectiveSettings } from '../../accounts/settings-normalize';
-import { signToken } from '../../accounts/token';
+import type { TokenCodec } from '../../accounts/token';
 import type { ServerConfig } from '../../config';
 import { AppError } from '../../errors';
 import { tokenLifetimeMs } from '../../lib/go-duration';
@@ -19,6 +19,8 @@ export interface AuthServiceDeps {
   config: ServerConfig;
   sessions: SessionTracker;
   throttle: Throttle;
+  /** Signs the tokens handed out (plugins/tokens.ts). */
+  tokens: TokenCodec;
   /** The server's environment, passed on to the auth hook program. */
   env?: Readonly<Record<string, string | undefined>>;
   now?: () => number;
@@ -53,7 +55,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   const now = deps.now ?? Date.now;
   const ctx: MethodContext = { store: deps.store, root: deps.config.root, sessions: deps.sessions, throttle: deps.throttle, env: deps.env ?? {}, now };
   const issue = (user: UserRecord): string =>
-    signToken(user, deps.store.data().settings.key, { lifetimeMs: tokenLifetimeMs(deps.config.tokenExpirationTime), nowMs: now() });
+    deps.tokens.sign(user, deps.store.data().settings.key, { lifetimeMs: tokenLifetimeMs(deps.config.tokenExpirationTime), nowMs: now() });
   return {
     async login(attempt) {
       await deps.store.refresh();

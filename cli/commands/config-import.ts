@@ -1,27 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { importConfig } from '../../server/setup/config-transfer';
 import { emptyDatabase } from '../../server/state/initial';
 import type { Command } from '../command';
 import { formatConfig } from '../config-print';
 import { openOrCreate } from '../database';
-import { CliError } from '../io';
-import { formatOf, parseDocument } from '../json-yaml';
-
-async function readDocument(path: string): Promise<unknown> {
-  const format = formatOf(path);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  try {
-    return parseDocument(format, text);
-  } catch (err) {
-    throw new CliError(`cannot parse ${path}: ${(err as Error).message.split('\n')[0] ?? ''}`);
-  }
-}
+import { readDocumentArg } from '../documents';
 
 /** `filemgr config import <file>`: replaces the configuration, keeping the database's key. */
 export const configImportCommand: Command = {
@@ -32,7 +14,7 @@ export const configImportCommand: Command = {
   args: { min: 1, max: 1 },
   flags: [],
   async run(ctx) {
-    const data = await readDocument(resolve(ctx.io.cwd, ctx.args[0] ?? ''));
+    const data = await readDocumentArg(ctx, ctx.args[0] ?? '');
     // Checked before the database is touched: a bad file changes nothing.
     importConfig(data, '');
     const { store, created } = await openOrCreate(ctx.database, () => {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { exportUsers } from '../../server/accounts/user-transfer';
 import type { Command } from '../command';
 import { openExisting } from '../database';
-import { writeDocument } from './users-shared';
+import { writeDocument } from '../documents';
 
 /** `filemgr users export <file.json|.yaml>`: filebrowser's format, password hashes included. */
 export const usersExportCommand: Command = {

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { exportUsers, importUsers, readExportedUsers } from '../../server/accounts/user-transfer';
 import type { Command } from '../command';
 import { openExisting } from '../database';
-import { readDocumentArg, serviceCall, writeDocument } from './users-shared';
+import { readDocumentArg, writeDocument } from '../documents';
+import { serviceCall } from './users-shared';
 
 /** `filemgr users import <file>`: filebrowser's (or our) export; bcrypt hashes keep working. */
 export const usersImportCommand: Command = {

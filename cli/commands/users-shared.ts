@@ -1,4 +1,3 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { AppError } from '../../server/errors';
 import type { UserRecord } from '../../server/state/schema';
@@ -6,7 +5,6 @@ import type { Store } from '../../server/state/store';
 import type { CommandContext } from '../command';
 import { LOCK_PASSWORD_FLAG, USER_FLAGS, type FlagDef } from '../flags';
 import { CliError } from '../io';
-import { formatOf, parseDocument, serializeDocument } from '../json-yaml';
 
 /** The user flags of users add/update: the defaults' flags plus --lockPassword. */
 export const USER_COMMAND_FLAGS: readonly FlagDef[] = [...USER_FLAGS, LOCK_PASSWORD_FLAG];
@@ -38,27 +36,6 @@ export function formatUsers(users: readonly UserRecord[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   return `${[line(head), ...rows.map(line)].join('\n')}\n`;
-}
-
-/** Reads a JSON or YAML document given on the command line. */
-export async function readDocumentArg(ctx: CommandContext, arg: string): Promise<unknown> {
-  const path = resolve(ctx.io.cwd, arg);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  try {
-    return parseDocument(formatOf(path), text);
-  } catch (err) {
-    throw new CliError(`cannot parse ${path}: ${(err as Error).message.split('\n')[0] ?? ''}`);
-  }
-}
-
-/** Writes a JSON or YAML document (mode 0600: it holds password hashes). */
-export async function writeDocument(path: string, data: unknown): Promise<void> {
-  await writeFile(path, serializeDocument(formatOf(path), data), { mode: 0o600 });
 }
 
 /** Parses a 0-based index argument. */

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import { toError, type SkipReporter } from './entry';
+import type { ArchiveOutput } from './archive-output';
+import { toError, type AcceptedEntry, type SkipReporter, type WriterContext } from './entry';
 
 /** The part of an archive entry needed to read a file's bytes. */
 export interface BodySource {
@@ -91,4 +92,23 @@ async function* exactSize({ first, file, close }: OpenedFile, { source, onShort 
 
 function* zeros(count: number): Generator<Buffer> {
   for (let left = count; left > 0; left -= PAD_CHUNK) yield Buffer.alloc(Math.min(left, PAD_CHUNK));
+}
+
+/**
+ * A streamed entry's body, opened before any of the entry is written and handed over once the
+ * output has room: undefined when the file could not be opened (reported through `onSkip`) or
+ * the archive was aborted while waiting (the file is closed again).
+ */
+export async function openWhenRoom(accepted: AcceptedEntry, output: ArchiveOutput, ctx: WriterContext): Promise<FileBody | undefined> {
+  let body: FileBody;
+  try {
+    body = await openBody(accepted.entry, ctx.onSkip);
+  } catch (err) {
+    ctx.onSkip(accepted.name, toError(err));
+    return undefined;
+  }
+  await output.room(ctx.signal);
+  if (!ctx.signal.aborted) return body;
+  await body.return();
+  return undefined;
 }

@@ -1,10 +1,9 @@
 import type { Readable } from 'node:stream';
 import { runWriter, type ArchiveOutput } from './archive-output';
-import { openBody, type FileBody } from './entry-body';
+import { openWhenRoom } from './entry-body';
 import {
   acceptedBatches,
   permissions,
-  toError,
   type AcceptedEntry,
   type EntryItem,
   type WriterContext,
@@ -49,18 +48,8 @@ function addBuffered(output: ArchiveOutput, accepted: AcceptedEntry): void {
 
 /** A file read while it is written: the header announced its size, so the body is held to it. */
 async function addStreamed(output: ArchiveOutput, accepted: AcceptedEntry, ctx: WriterContext): Promise<void> {
-  let body: FileBody;
-  try {
-    body = await openBody(accepted.entry, ctx.onSkip);
-  } catch (err) {
-    ctx.onSkip(accepted.name, toError(err));
-    return;
-  }
-  await output.room(ctx.signal);
-  if (ctx.signal.aborted) {
-    await body.return();
-    return;
-  }
+  const body = await openWhenRoom(accepted, output, ctx);
+  if (!body) return;
   const { size } = accepted.entry;
   for (const part of headerOf(accepted, size)) output.add(part);
   // Leaving the loop early (abort) returns the body, which closes the file.

@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 import { crc32, createDeflateRaw } from 'node:zlib';
 import { runWriter, type ArchiveOutput } from './archive-output';
 import { ZIP_LEVEL, type DeflatedFile } from './deflate-files';
-import { openBody, type FileBody } from './entry-body';
-import { acceptedBatches, permissions, toError, type AcceptedEntry, type ArchiveEntry, type EntryItem, type WriterContext } from './entry';
+import { openWhenRoom, type FileBody } from './entry-body';
+import { acceptedBatches, permissions, type AcceptedEntry, type ArchiveEntry, type EntryItem, type WriterContext } from './entry';
 import { centralRecord, dataDescriptor, DEFLATED, endRecords, localHeader, STORED, type ZipEntryRecord } from './zip-records';
 import { SmallFileDeflater } from './zip-deflater';
 
@@ -145,18 +145,8 @@ async function writeGroup(zip: Zip, group: Group): Promise<void> {
 
 /** A file read while it is written: deflated on the libuv pool, sizes and CRC in a data descriptor. */
 async function addStreamed(zip: Zip, accepted: AcceptedEntry, ctx: WriterContext): Promise<void> {
-  let body: FileBody;
-  try {
-    body = await openBody(accepted.entry, ctx.onSkip);
-  } catch (err) {
-    ctx.onSkip(accepted.name, toError(err));
-    return;
-  }
-  await zip.output.room(ctx.signal);
-  if (ctx.signal.aborted) {
-    await body.return();
-    return;
-  }
+  const body = await openWhenRoom(accepted, zip.output, ctx);
+  if (!body) return;
   const record = { ...recordOf(accepted, zip.output.offset), method: DEFLATED, size: accepted.entry.size, streamed: true } as const;
   zip.output.add(localHeader(record));
   const sums = await deflateBody(body, zip.output, ctx.signal);

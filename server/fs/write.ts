@@ -25,7 +25,8 @@ export function tempSibling(path: string): string {
   return join(dirname(path), `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
 }
 
-async function lstatOrNull(path: string): Promise<BigIntStats | null> {
+/** lstat (bigint), or null when nothing is there; other errors are thrown. */
+export async function lstatOrNull(path: string): Promise<BigIntStats | null> {
   try {
     return await lstat(path, { bigint: true });
   } catch (err) {

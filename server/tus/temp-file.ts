@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { AppError } from '../errors';
 import { errnoCode, fsError } from '../fs/fs-error';
 import { TEMP_PREFIX } from '../fs/hidden';
-import { keepIdentity, syncDir } from '../fs/write';
+import { keepIdentity, lstatOrNull, syncDir } from '../fs/write';
 
 /**
  * Where an unfinished tus upload lives (api.md §14): a hidden temporary file beside its target,
@@ -79,15 +79,6 @@ export async function tempsIn(dir: string): Promise<{ path: string; mtimeMs: num
     if (errnoCode(err) !== 'ENOENT' && errnoCode(err) !== 'ENOTDIR') throw fsError(err);
   }
   return found;
-}
-
-async function lstatOrNull(path: string): Promise<BigIntStats | null> {
-  try {
-    return await lstat(path, { bigint: true });
-  } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return null;
-    throw err;
-  }
 }
 
 /**

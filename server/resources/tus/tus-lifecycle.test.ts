@@ -5,16 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { noAssets } from '../../lib/assets';
 import { buildTestApp, type TestApp } from '../../../tests/support/test-app';
-import { bytes, tusTestClient } from './tus-test-client';
+import { buildTusTestApp, bytes, tusTestClient } from './tus-test-client';
 
 let t: TestApp;
 const { tus, as, create, patch, namesIn, temps } = tusTestClient(() => t);
 
 beforeEach(async () => {
-  t = await buildTestApp({ tree: { 'docs/old.txt': 'original', 'folder/keep.txt': 'k' } });
-  await t.addUser({ username: 'bob', perm: { create: true, modify: true, delete: true } });
-  await t.addUser({ username: 'reader', perm: { create: false, modify: false, delete: false } });
-  await t.addUser({ username: 'creator', perm: { create: true, modify: false, delete: false } });
+  t = await buildTusTestApp();
 });
 
 afterEach(async () => {

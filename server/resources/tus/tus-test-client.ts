@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import type { TestApp } from '../../../tests/support/test-app';
+import { buildTestApp, type TestApp } from '../../../tests/support/test-app';
 
 /** The tus Content-Type of PATCH bodies. */
 export const OCTET = 'application/offset+octet-stream';
@@ -14,6 +14,18 @@ export function bytes(n: number, seed = 7): Buffer {
   const b = Buffer.alloc(n);
   for (let i = 0; i < n; i++) b[i] = (i * 31 + seed) & 0xff;
   return b;
+}
+
+/**
+ * The app of the tus API tests: docs/old.txt and folder/keep.txt, and besides the admin the users
+ * bob (create, modify, delete), reader (none of them) and creator (create only).
+ */
+export async function buildTusTestApp(): Promise<TestApp> {
+  const t = await buildTestApp({ tree: { 'docs/old.txt': 'original', 'folder/keep.txt': 'k' } });
+  await t.addUser({ username: 'bob', perm: { create: true, modify: true, delete: true } });
+  await t.addUser({ username: 'reader', perm: { create: false, modify: false, delete: false } });
+  await t.addUser({ username: 'creator', perm: { create: true, modify: false, delete: false } });
+  return t;
 }
 
 /**

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../tests/support/test-app';
-import { bytes, OCTET, tusTestClient } from './tus-test-client';
+import { buildTusTestApp, bytes, OCTET, tusTestClient } from './tus-test-client';
 
 let t: TestApp;
 const { tus, as, create, patch, namesIn, temps } = tusTestClient(() => t);
@@ -10,10 +10,7 @@ const { tus, as, create, patch, namesIn, temps } = tusTestClient(() => t);
 type Headers = Record<string, string>;
 
 beforeEach(async () => {
-  t = await buildTestApp({ tree: { 'docs/old.txt': 'original', 'folder/keep.txt': 'k' } });
-  await t.addUser({ username: 'bob', perm: { create: true, modify: true, delete: true } });
-  await t.addUser({ username: 'reader', perm: { create: false, modify: false, delete: false } });
-  await t.addUser({ username: 'creator', perm: { create: true, modify: false, delete: false } });
+  t = await buildTusTestApp();
 });
 
 afterEach(async () => {

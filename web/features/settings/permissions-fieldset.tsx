@@ -1,5 +1,6 @@
 import type { PermissionsWire } from '@contract/user';
 import { useTranslation } from 'react-i18next';
+import { Checkbox } from '../../components/fields';
 import type { PermissionKey } from './use-user-form';
 
 const ORDER: PermissionKey[] = ['admin', 'create', 'delete', 'download', 'modify', 'rename', 'share', 'execute'];
@@ -11,15 +12,7 @@ export function PermissionsFieldset({ perm, onChange }: { perm: PermissionsWire;
     <fieldset className="fieldset">
       <legend>{t('users.permissions')}</legend>
       {ORDER.map((key) => (
-        <label key={key} className="checkbox">
-          <input
-            type="checkbox"
-            checked={perm[key]}
-            disabled={key !== 'admin' && perm.admin}
-            onChange={(e) => onChange(key, e.target.checked)}
-          />
-          <span>{t(`perms.${key}`)}</span>
-        </label>
+        <Checkbox key={key} label={t(`perms.${key}`)} checked={perm[key]} disabled={key !== 'admin' && perm.admin} onChange={(on) => onChange(key, on)} />
       ))}
     </fieldset>
   );

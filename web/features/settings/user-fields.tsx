@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { LOCALES } from '../../i18n/locales';
+import { Checkbox, LanguageSelect } from '../../components/fields';
 import type { EditedUser } from './users-state';
 
 interface UserFieldsProps {
@@ -26,16 +26,8 @@ export function UserFields({ user, isNew, setField }: UserFieldsProps) {
         <span className="field-label">{t('users.scope')}</span>
         <input className="input mono" value={user.scope} onChange={(e) => setField('scope', e.target.value)} />
       </label>
-      <label className="field">
-        <span className="field-label">{t('settings.language')}</span>
-        <select className="input" value={user.locale} onChange={(e) => setField('locale', e.target.value)}>
-          {LOCALES.map((l) => <option key={l.code} value={l.code} lang={l.lang}>{l.name}</option>)}
-        </select>
-      </label>
-      <label className="checkbox">
-        <input type="checkbox" checked={user.lockPassword} disabled={user.perm.admin} onChange={(e) => setField('lockPassword', e.target.checked)} />
-        <span>{t('users.lockPassword')}</span>
-      </label>
+      <LanguageSelect label={t('settings.language')} value={user.locale} onChange={(locale) => setField('locale', locale)} />
+      <Checkbox label={t('users.lockPassword')} checked={user.lockPassword} disabled={user.perm.admin} onChange={(on) => setField('lockPassword', on)} />
     </>
   );
 }

@@ -32,9 +32,37 @@ describe('the log file', () => {
     expect(await readFile(path, 'utf8')).toBe('eeeeeeee\n');
     const backups = (await readdir(dir)).filter((f) => f !== 'filemgr.log').sort();
     expect(backups).toHaveLength(2);
-    expect(backups.every((f) => /^filemgr-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}\.log$/.test(f))).toBe(true);
-    expect(await readFile(join(dir, backups[0]!), 'utf8')).toBe('cccccccc\n');
-    expect(await readFile(join(dir, backups[1]!), 'utf8')).toBe('dddddddd\n');
+    expect(backups.every((f) => /^filemgr-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}(-\d+)?\.log$/.test(f))).toBe(true);
+    // Rotations within one millisecond add a counter to the name, so compare contents, not names.
+    const contents = await Promise.all(backups.map((f) => readFile(join(dir, f), 'utf8')));
+    expect(contents.sort()).toEqual(['cccccccc\n', 'dddddddd\n']);
+  });
+
+  it('keeps every backup of rotations within the same millisecond, numbered in order', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'filemgr.log');
+    const sameMs = (): number => Date.UTC(2024, 0, 2, 3, 4, 5, 678);
+    const log = openLogFile(path, { maxBytes: 10, maxBackups: 10, maxAgeDays: 14 }, sameMs);
+    for (const line of ['aaaaaaaa\n', 'bbbbbbbb\n', 'cccccccc\n']) log.write(line);
+    log.close();
+    expect(await readFile(path, 'utf8')).toBe('cccccccc\n');
+    expect(await readFile(join(dir, 'filemgr-2024-01-02T03-04-05.678.log'), 'utf8')).toBe('aaaaaaaa\n');
+    expect(await readFile(join(dir, 'filemgr-2024-01-02T03-04-05.678-1.log'), 'utf8')).toBe('bbbbbbbb\n');
+  });
+
+  it('prunes the oldest of same-millisecond backups, never reusing a pruned name', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'filemgr.log');
+    const sameMs = (): number => Date.UTC(2024, 0, 2, 3, 4, 5, 678);
+    const log = openLogFile(path, { maxBytes: 10, maxBackups: 2, maxAgeDays: 100_000 }, sameMs);
+    for (const line of ['aaaaaaaa\n', 'bbbbbbbb\n', 'cccccccc\n', 'dddddddd\n', 'eeeeeeee\n']) log.write(line);
+    log.close();
+    expect((await readdir(dir)).sort()).toEqual([
+      'filemgr-2024-01-02T03-04-05.678-2.log',
+      'filemgr-2024-01-02T03-04-05.678-3.log',
+      'filemgr.log',
+    ]);
+    expect(await readFile(join(dir, 'filemgr-2024-01-02T03-04-05.678-3.log'), 'utf8')).toBe('dddddddd\n');
   });
 
   it('deletes backups older than the age limit when it rotates', async () => {

@@ -94,6 +94,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify(fastifyOptions(deps));
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin);
+  // A CLI command (config set, users rm ...) may have changed the database file since the last
+  // request: every request, the page and public ones included, sees it. One stat when unchanged.
+  app.addHook('onRequest', async () => {
+    await deps.store.refresh();
+  });
   const web = createWebAssets({ store: deps.store, config: deps.config, assets: deps.assets });
   await app.register(notFoundPlugin, { sendIndex: web.sendIndex });
   // WebSocket upgrades go through the router and its hooks (auth first); only /api/command uses it.

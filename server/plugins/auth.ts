@@ -27,8 +27,6 @@ function header(request: FastifyRequest, name: string): string | undefined {
 export const authPlugin = fp(function auth(app: FastifyInstance, opts: AuthPluginOptions) {
   const now = opts.now ?? Date.now;
   app.addHook('onRequest', async (request, reply) => {
-    // A CLI command may have changed users or the key since the last request.
-    await opts.store.refresh();
     const src = {
       method: request.method,
       header: header(request, 'x-auth'),

@@ -67,6 +67,18 @@ describe('state store', () => {
     expect(server.data().settings.signup).toBe(true);
   });
 
+  it('keeps its own update when a re-read of another process\'s change runs alongside it', async () => {
+    const path = await tempDb();
+    const { store: server } = await openFileStore(path, () => emptyDatabase());
+    const { store: cli } = await openFileStore(path);
+    await cli.update((db) => { db.settings.signup = true; });
+    await Promise.all([server.refresh(), server.update((db) => { db.settings.branding.name = 'Docs'; }), server.refresh()]);
+    await server.refresh();
+    expect(server.data().settings).toMatchObject({ signup: true, branding: { name: 'Docs' } });
+    const { store: fresh } = await openFileStore(path);
+    expect(fresh.data().settings).toMatchObject({ signup: true, branding: { name: 'Docs' } });
+  });
+
   it('serialises updates of a memory store', async () => {
     const store = memoryStore(emptyDatabase());
     await Promise.all([1, 2, 3].map(() => store.update((db) => { db.nextUserId += 1; })));

@@ -85,22 +85,35 @@ export async function openFileStore(path: string, init?: () => Database): Promis
 
 function fileStore(db: Low<Database>, path: string, initial: Stamp): Store {
   let stamp = initial;
+  // Bumped by every commit, so a re-read that started before one never replaces its result.
+  let generation = 0;
+  let reading: Promise<void> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
-  const refresh = async (): Promise<void> => {
+  const reread = async (): Promise<void> => {
     const now = await stampOf(path);
     if (now === stamp) return;
-    await db.read();
-    if (db.data == null) throw new StateError(`the database ${path} disappeared`);
+    const startedAt = generation;
+    const fresh = await db.adapter.read();
+    if (fresh == null) throw new StateError(`the database ${path} disappeared`);
+    if (startedAt !== generation) return;
+    db.data = fresh;
     stamp = now;
+  };
+  // One stat per call; concurrent callers share one re-read of a changed file.
+  const refresh = (): Promise<void> => {
+    reading ??= reread().finally(() => { reading = undefined; });
+    return reading;
   };
   const commit = async <T>(fn: (d: Database) => T): Promise<T> => {
     const release = await acquireFileLock(`${path}.lock`);
     try {
-      await refresh();
+      // Its own re-read under the lock: a shared one may have opened the file before the lock.
+      await reread();
       const copy = structuredClone(db.data);
       const result = fn(copy);
+      await db.adapter.write(copy);
       db.data = copy;
-      await db.write();
+      generation += 1;
       stamp = await stampOf(path);
       return result;
     } finally {

@@ -38,7 +38,6 @@ export interface AuthService {
 }
 
 async function signup(ctx: MethodContext, attempt: AuthAttempt): Promise<void> {
-  await ctx.store.refresh();
   const settings = effectiveSettings(ctx.store.data().settings);
   if (!settings.signup) throw new AppError('method_not_allowed');
   const creds = signupCredentials(attempt.body);
@@ -58,7 +57,6 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     deps.tokens.sign(user, deps.store.data().settings.key, { lifetimeMs: tokenLifetimeMs(deps.config.tokenExpirationTime), nowMs: now() });
   return {
     async login(attempt) {
-      await deps.store.refresh();
       const name = deps.store.data().settings.authMethod || 'json';
       const method = LOGIN_METHODS[name];
       if (!method) throw new AppError('internal', `unknown auth method ${name}`);

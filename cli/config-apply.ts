@@ -36,9 +36,9 @@ export function applySettingsFlags(settings: Settings, flags: FlagValues, onlySe
 
 const AUTH_FLAGS = ['auth.method', 'auth.header', 'auth.command', 'recaptcha.host', 'recaptcha.key', 'recaptcha.secret'];
 
-function given(flags: FlagValues, name: string, fallback: string | undefined): string {
-  const v = flags.string(name);
-  return v !== '' ? v : fallback ?? '';
+/** The flag's value when given, even empty (`--recaptcha.key ""` turns reCAPTCHA off); else the stored one. */
+function given(flags: FlagValues, name: string, stored: string | undefined): string {
+  return flags.isSet(name) ? flags.string(name) : stored ?? flags.string(name);
 }
 
 /**

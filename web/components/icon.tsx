@@ -12,6 +12,10 @@ const PATHS = {
   help: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM9.6 9.2a2.5 2.5 0 1 1 3.4 2.3c-.6.3-1 .8-1 1.5v.5M12 16.8v.2',
   menu: 'M4 7h16M4 12h16M4 17h16',
   close: 'M6 6l12 12M18 6 6 18',
+  check: 'M5 12.5l4.5 4.5L19 7.5',
+  plus: 'M12 5v14M5 12h14',
+  trash: 'M4.5 7h15M9.5 7V5h5v2M6.5 7l1 12.5a1.5 1.5 0 0 0 1.5 1.5h6a1.5 1.5 0 0 0 1.5-1.5l1-12.5M10 11v6M14 11v6',
+  copy: 'M9 9h10v10H9zM5 15V5h10',
   chevron: 'M9.5 6l6 6-6 6',
   download: 'M12 4v11M7.5 10.5 12 15l4.5-4.5M5 20h14',
   lock: 'M6.5 11h11a1.5 1.5 0 0 1 1.5 1.5v6a1.5 1.5 0 0 1-1.5 1.5h-11A1.5 1.5 0 0 1 5 18.5v-6A1.5 1.5 0 0 1 6.5 11zM8.5 11V7.5a3.5 3.5 0 0 1 7 0V11',
@@ -22,9 +26,14 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
+// Icons that point along the reading direction; base.css mirrors them in right-to-left locales.
+const DIRECTIONAL: ReadonlySet<IconName> = new Set<IconName>(['chevron', 'logout', 'login']);
+
+/** A decorative line icon (hidden from screen readers: the control around it carries the name). */
 export function Icon({ name, className }: { name: IconName; className?: string }) {
+  const classes = ['icon', DIRECTIONAL.has(name) ? 'icon-directional' : '', className ?? ''].filter(Boolean).join(' ');
   return (
-    <svg className={className ? `icon ${className}` : 'icon'} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <svg className={classes} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
       <path d={PATHS[name]} />
     </svg>
   );

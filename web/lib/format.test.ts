@@ -3,17 +3,19 @@ import { formatDateTime, formatRelative, formatSize, usedPercent } from './forma
 
 describe('formatSize', () => {
   it.each([
-    [0, 'en', '0 byte'],
-    [1023, 'en', '1,023 byte'],
-    [1024, 'en', '1 kB'],
-    [1536, 'en', '1.5 kB'],
-    [1024 ** 2 * 10.26, 'en', '10.3 MB'],
-    [1024 ** 3 * 2, 'en', '2 GB'],
-    [1024 ** 4 * 3.5, 'en', '3.5 TB'],
-    [1024 ** 6, 'en', '1,024 PB'],
-    [1536, 'fr', '1,5 ko'],
-    [1024 ** 3 * 1.5, 'de', '1,5 GB'],
-    [-5, 'en', '0 byte'],
+    [0, 'en', '0 B'],
+    [7, 'en', '7 B'],
+    [1023, 'en', '1,023 B'],
+    [1024, 'en', '1 KiB'],
+    [4096, 'en', '4 KiB'],
+    [1536, 'en', '1.5 KiB'],
+    [1024 ** 2 * 10.26, 'en', '10.3 MiB'],
+    [1024 ** 3 * 2, 'en', '2 GiB'],
+    [1024 ** 4 * 3.5, 'en', '3.5 TiB'],
+    [1024 ** 6, 'en', '1,024 PiB'],
+    [1536, 'fr', '1,5 KiB'],
+    [1024 ** 3 * 1.5, 'de', '1,5 GiB'],
+    [-5, 'en', '0 B'],
   ])('formats %d bytes in %s as %s', (bytes, lang, expected) => {
     expect(formatSize(bytes, lang).replace(/\s/g, ' ')).toBe(expected);
   });

@@ -1,6 +1,7 @@
-const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte'] as const;
+// IEC symbols (base 1024), the same in every language: "7 B", "4 KiB", "1.5 GiB".
+const SIZE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
 
-/** A byte count in the locale's words and digits, in steps of 1024 ("1.5 MB", "1,5 Mo"). */
+/** A byte count with the locale's digits and an IEC unit in steps of 1024 ("1.5 MiB", "1,5 MiB"). */
 export function formatSize(bytes: number, lang: string): string {
   let value = Math.max(0, bytes);
   let unit = 0;
@@ -8,12 +9,9 @@ export function formatSize(bytes: number, lang: string): string {
     value /= 1024;
     unit += 1;
   }
-  return new Intl.NumberFormat(lang, {
-    style: 'unit',
-    unit: SIZE_UNITS[unit],
-    unitDisplay: 'short',
-    maximumFractionDigits: unit === 0 ? 0 : 1,
-  }).format(value);
+  const digits = new Intl.NumberFormat(lang, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
+  // A no-break space keeps the number and its unit on one line.
+  return `${digits}\u00a0${SIZE_UNITS[unit]}`;
 }
 
 /** A timestamp as the locale writes a date and time, or '' when the input is not a date. */

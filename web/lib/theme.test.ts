@@ -3,12 +3,14 @@ import { resolveTheme } from './theme';
 
 describe('resolveTheme', () => {
   it.each([
-    ['dark', false, 'dark'],
-    ['light', true, 'light'],
-    ['', true, 'dark'],
-    ['', false, 'light'],
-    ['solarized', true, 'dark'],
-  ])('setting %j with system dark %s gives %s', (setting, prefersDark, expected) => {
-    expect(resolveTheme(setting, prefersDark)).toBe(expected);
+    [null, '', 'light'],
+    [null, 'dark', 'dark'],
+    [null, 'light', 'light'],
+    [null, 'solarized', 'light'],
+    ['', 'dark', 'light'],
+    ['dark', '', 'dark'],
+    ['dark', 'light', 'dark'],
+  ] as const)('own choice %j with branding %j gives %s', (own, branding, expected) => {
+    expect(resolveTheme(own, branding)).toBe(expected);
   });
 });

@@ -1,7 +1,10 @@
 export type ThemeName = 'light' | 'dark';
 
-/** The theme to show: 'dark' or 'light' as set, else the system preference ('' means unset). */
-export function resolveTheme(setting: string, prefersDark: boolean): ThemeName {
-  if (setting === 'dark' || setting === 'light') return setting;
-  return prefersDark ? 'dark' : 'light';
+/**
+ * The theme to show (product.md §3): the person's own choice in this browser when made, else the
+ * instance's branding theme. Only 'dark' is dark: '' (and anything unknown) means light, whatever
+ * the operating system prefers.
+ */
+export function resolveTheme(own: string | null, branding: string): ThemeName {
+  return (own ?? branding) === 'dark' ? 'dark' : 'light';
 }

@@ -1,19 +1,36 @@
 import { atom } from 'jotai';
 import { resolveTheme, type ThemeName } from '../lib/theme';
 
-const DARK_QUERY = '(prefers-color-scheme: dark)';
+const STORAGE_KEY = 'filemgr.theme';
 
-/** The configured theme: 'dark', 'light', or '' to follow the system (set from Theme at start). */
-export const themeSettingAtom = atom('');
+/** The instance's branding theme ('' = light, 'dark'), set from the page configuration at start. */
+export const brandingThemeAtom = atom('');
 
-const systemDarkAtom = atom(false);
-systemDarkAtom.onMount = (set) => {
-  const query = window.matchMedia(DARK_QUERY);
-  const update = (): void => set(query.matches);
-  update();
-  query.addEventListener('change', update);
-  return () => query.removeEventListener('change', update);
-};
+function readOwn(): string | null {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
 
-/** The theme in force, following the system's light/dark switch while the setting is ''. */
-export const themeAtom = atom<ThemeName>((get) => resolveTheme(get(themeSettingAtom), get(systemDarkAtom)));
+const ownThemeStateAtom = atom<string | null>(readOwn());
+
+/**
+ * The person's own theme in this browser ('' = light, 'dark'), null until chosen. The user record
+ * of the API has no theme field, so the choice is kept in localStorage, not on the server.
+ */
+export const ownThemeAtom = atom(
+  (get) => get(ownThemeStateAtom),
+  (_get, set, theme: string) => {
+    try {
+      localStorage.setItem(STORAGE_KEY, theme);
+    } catch {
+      // Storage may be off (private mode): the choice then lasts until the page is left.
+    }
+    set(ownThemeStateAtom, theme);
+  },
+);
+
+/** The theme in force: the own choice, else the branding theme; '' is light, never the OS's. */
+export const themeAtom = atom<ThemeName>((get) => resolveTheme(get(ownThemeStateAtom), get(brandingThemeAtom)));

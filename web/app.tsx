@@ -1,5 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
+import { Toaster } from './features/notices/toaster';
 import { PromptHost } from './features/prompts/prompt-host';
 import { useLocaleSync } from './i18n/use-locale-sync';
 import { Routes } from './routes';
@@ -12,7 +13,7 @@ function useThemeSync(): void {
   }, [theme]);
 }
 
-/** The whole UI: the routed page and the prompt on top; theme and language follow the state. */
+/** The whole UI: the routed page, the prompt and the notices on top; theme and language follow the state. */
 export function App() {
   useThemeSync();
   useLocaleSync();
@@ -20,6 +21,7 @@ export function App() {
     <>
       <Routes />
       <PromptHost />
+      <Toaster />
     </>
   );
 }

@@ -6,6 +6,9 @@ export type ErrorStatus = 403 | 404 | 500;
 
 const DEFAULT_AFTER_LOGIN = '/files/';
 
+/** Where an error notice's "Report Issue" link leads (hidden when external links are disabled). */
+export const REPORT_ISSUE_URL = 'https://github.com/filemgr/filemgr/issues/new';
+
 /** Percent-encodes every segment of a `/`-separated path, keeping the slashes. */
 export function encodePath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type FormEvent, type ReactNode, type SyntheticEvent } from 'react';
 import { createPortal } from 'react-dom';
 
 interface DialogProps {
@@ -8,17 +8,27 @@ interface DialogProps {
   onSubmit?: () => void;
   children: ReactNode;
   actions: ReactNode;
+  /** Extra class names for the card (e.g. a wider dialog). */
+  className?: string;
 }
 
-/** A modal card on the native <dialog>: focus trap, Esc and the backdrop come from the browser. */
-export function Dialog({ title, onClose, onSubmit, children, actions }: DialogProps) {
+/**
+ * A modal card on the native <dialog>: the browser traps focus (the page behind is inert), Esc
+ * closes, and the opener gets focus back on close. The first field, or the element marked
+ * `data-autofocus` (a confirm button, so that Enter confirms), is focused on open.
+ */
+export function Dialog({ title, onClose, onSubmit, children, actions, className }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
-  useEffect(() => {
+  // A layout effect: close() must run while the element is still in the document, or the
+  // browser cannot hand focus back to the element that opened the dialog.
+  useLayoutEffect(() => {
     const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
+    if (!dialog) return undefined;
+    if (!dialog.open) dialog.showModal();
+    dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    return () => dialog.close();
   }, []);
 
   const submit = (event: FormEvent): void => {
@@ -28,9 +38,15 @@ export function Dialog({ title, onClose, onSubmit, children, actions }: DialogPr
     onSubmit?.();
   };
 
+  const cancel = (event: SyntheticEvent): void => {
+    // Esc: the browser would close the element itself; the owner removes it instead.
+    event.preventDefault();
+    onClose();
+  };
+
   // In document.body, never inside the opener's form (nested forms do not submit).
   return createPortal(
-    <dialog ref={ref} className="card dialog" aria-labelledby={titleId} onCancel={onClose}>
+    <dialog ref={ref} className={className ? `card dialog ${className}` : 'card dialog'} aria-labelledby={titleId} onCancel={cancel}>
       <form method="dialog" onSubmit={submit}>
         <h2 id={titleId} className="card-title">{title}</h2>
         <div className="card-body">{children}</div>

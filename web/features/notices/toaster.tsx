@@ -1,0 +1,61 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../../components/icon';
+import type { NoticeText } from '../../lib/notice';
+import { REPORT_ISSUE_URL } from '../../paths';
+import { configAtom } from '../../state/config';
+import { dismissNoticeAtom, noticesAtom, type Notice } from '../../state/notices';
+
+function useText(message: NoticeText): string {
+  const { t } = useTranslation();
+  return 'text' in message ? message.text : t(message.key);
+}
+
+function Toast({ notice }: { notice: Notice }) {
+  const { t } = useTranslation();
+  const config = useAtomValue(configAtom);
+  const dismiss = useSetAtom(dismissNoticeAtom);
+  const text = useText(notice.message);
+  if (notice.kind === 'success') {
+    return (
+      <div className="toast toast-success" role="status">
+        <Icon name="check" className="toast-icon" />
+        <p className="toast-text">{text}</p>
+      </div>
+    );
+  }
+  return (
+    <div className="toast toast-error" role="alert">
+      <Icon name="warning" className="toast-icon" />
+      <p className="toast-text">{text}</p>
+      <div className="toast-actions">
+        {!config.DisableExternal && (
+          <a className="toast-link" href={REPORT_ISSUE_URL} target="_blank" rel="noopener noreferrer">{t('notices.reportIssue')}</a>
+        )}
+        <button type="button" className="icon-button toast-close" aria-label={t('notices.close')} onClick={() => dismiss(notice.id)}>
+          <Icon name="close" />
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The one notice area of the app (product.md §8), bottom right (bottom left in right-to-left
+ * languages): successes as `status` for a second, errors as `alert` until closed.
+ *
+ * Written here rather than with a toast library: the contract needs a role per notice (status or
+ * alert), an error that never times out, and a "Report Issue" link; that is 60 lines, while a
+ * library would add its own styles and a larger first-page bundle for the login screen.
+ */
+export function Toaster() {
+  const { t } = useTranslation();
+  const notices = useAtomValue(noticesAtom);
+  return (
+    <section className="toaster" aria-label={t('notices.region')}>
+      <div className="toasts">
+        {notices.map((notice) => <Toast key={notice.id} notice={notice} />)}
+      </div>
+    </section>
+  );
+}

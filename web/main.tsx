@@ -8,13 +8,15 @@ import { resolveLocale } from './i18n/locales';
 import { readPageConfig } from './lib/page-config';
 import { configAtom } from './state/config';
 import { startSession, userAtom } from './state/session';
-import { themeSettingAtom } from './state/theme';
+import { brandingThemeAtom } from './state/theme';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/login.css';
 import './styles/files.css';
 import './styles/settings.css';
+import './styles/notices.css';
+import './styles/forms.css';
 
 declare global {
   interface Window {
@@ -27,7 +29,7 @@ async function main(): Promise<void> {
   const config = readPageConfig(window.FileBrowser);
   const store = getDefaultStore();
   store.set(configAtom, config);
-  store.set(themeSettingAtom, config.Theme);
+  store.set(brandingThemeAtom, config.Theme);
   await startSession(store, config);
   await initI18n(resolveLocale(store.get(userAtom)?.locale, navigator.languages));
   const root = document.getElementById('app');

@@ -1,18 +1,84 @@
+import { useId, type InputHTMLAttributes, type KeyboardEvent, type ReactNode } from 'react';
 import { LOCALES } from '../i18n/locales';
 
 interface CheckboxProps {
   label: string;
   checked: boolean;
   disabled?: boolean;
+  help?: string;
   onChange: (on: boolean) => void;
 }
 
 /** A labelled checkbox row of the settings forms. */
-export function Checkbox({ label, checked, disabled, onChange }: CheckboxProps) {
+export function Checkbox({ label, checked, disabled, help, onChange }: CheckboxProps) {
+  const helpId = useId();
   return (
-    <label className="checkbox">
-      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
-      <span>{label}</span>
+    <div className="checkbox-row">
+      <label className="checkbox">
+        <input type="checkbox" checked={checked} disabled={disabled} aria-describedby={help ? helpId : undefined}
+          onChange={(e) => onChange(e.target.checked)} />
+        <span>{label}</span>
+      </label>
+      {help && <p id={helpId} className="field-help">{help}</p>}
+    </div>
+  );
+}
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value' | 'className'>;
+
+interface TextFieldProps extends InputProps {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  help?: string;
+  mono?: boolean;
+  /** The field is invalid (red, aria-invalid) or valid (green); undefined: neither. */
+  valid?: boolean;
+}
+
+/** Enter in a list editor's field must not submit the whole settings form (product.md §5). */
+export function ignoreEnter(event: KeyboardEvent): void {
+  if (event.key === 'Enter') event.preventDefault();
+}
+
+function validity(valid: boolean | undefined): string {
+  if (valid === undefined) return '';
+  return valid ? ' input-valid' : ' input-invalid';
+}
+
+/** A labelled text input with an optional hint under it. */
+export function TextField({ label, value, onChange, help, mono, valid, ...rest }: TextFieldProps) {
+  const helpId = useId();
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      {/* Paths and commands read left to right, also in a right-to-left language. */}
+      <input dir={mono ? 'ltr' : undefined} {...rest} className={`input${mono ? ' mono' : ''}${validity(valid)}`} value={value}
+        aria-invalid={valid === undefined ? undefined : !valid} aria-describedby={help ? helpId : undefined}
+        onChange={(e) => onChange(e.target.value)} />
+      {help && <span id={helpId} className="field-help">{help}</span>}
+    </label>
+  );
+}
+
+interface SelectFieldProps {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  help?: string;
+  children: ReactNode;
+}
+
+/** A labelled select (a combobox named by its label). */
+export function SelectField({ label, value, onChange, help, children }: SelectFieldProps) {
+  const helpId = useId();
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <select className="input" value={value} aria-describedby={help ? helpId : undefined} onChange={(e) => onChange(e.target.value)}>
+        {children}
+      </select>
+      {help && <span id={helpId} className="field-help">{help}</span>}
     </label>
   );
 }
@@ -20,11 +86,8 @@ export function Checkbox({ label, checked, disabled, onChange }: CheckboxProps) 
 /** The language picker: every UI language, each under its own name and language tag. */
 export function LanguageSelect({ label, value, onChange }: { label: string; value: string; onChange: (code: string) => void }) {
   return (
-    <label className="field">
-      <span className="field-label">{label}</span>
-      <select className="input" value={value} onChange={(e) => onChange(e.target.value)}>
-        {LOCALES.map((l) => <option key={l.code} value={l.code} lang={l.lang}>{l.name}</option>)}
-      </select>
-    </label>
+    <SelectField label={label} value={value} onChange={onChange}>
+      {LOCALES.map((l) => <option key={l.code} value={l.code} lang={l.lang}>{l.name}</option>)}
+    </SelectField>
   );
 }

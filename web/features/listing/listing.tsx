@@ -1,14 +1,20 @@
+import { useAtomValue } from 'jotai';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { FileInfo, Listing as ListingData } from '../../api/types';
+import { DateTime } from '../../components/date-time';
 import { Icon } from '../../components/icon';
 import { currentLang } from '../../i18n';
-import { formatDateTime, formatSize } from '../../lib/format';
+import { formatSize } from '../../lib/format';
 import { filesPath, joinPath } from '../../paths';
+import { nowAtom } from '../../state/clock';
+import { userAtom } from '../../state/session';
 
 function Row({ item, folder }: { item: FileInfo; folder: string }) {
   const lang = currentLang();
+  const exact = useAtomValue(userAtom)?.dateFormat ?? false;
+  const now = useAtomValue(nowAtom);
   return (
     <li className="item">
       <Link className="item-name" href={filesPath(joinPath(folder, item.name, item.isDir))}>
@@ -16,7 +22,7 @@ function Row({ item, folder }: { item: FileInfo; folder: string }) {
         <span>{item.name}</span>
       </Link>
       <span className="item-size">{item.isDir ? '' : formatSize(item.size, lang)}</span>
-      <time className="item-modified" dateTime={item.modified}>{formatDateTime(item.modified, lang)}</time>
+      <DateTime className="item-modified" iso={item.modified} exact={exact} nowMs={now} lang={lang} />
     </li>
   );
 }

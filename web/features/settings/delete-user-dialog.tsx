@@ -1,45 +1,59 @@
-import { useSetAtom } from 'jotai';
-import { useState } from 'react';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
+import { HttpError } from '../../api/http';
 import { Dialog } from '../../components/dialog';
-import { errorKind, statusOf } from '../../lib/errors';
-import { settingsPath } from '../../paths';
+import { failureText, type NoticeText } from '../../lib/notice';
+import { statusOf } from '../../lib/errors';
+import { loginPath, settingsPath } from '../../paths';
+import { notifyAtom } from '../../state/notices';
+import { userAtom } from '../../state/session';
 import { deleteUserAtom } from './users-state';
 
-/** 'Are you sure you want to delete this user?', then back to the user list. */
+/** product.md §8: a 403 (the last admin, a foreign account) reads as forbidden; others say what failed. */
+function deleteFailure(error: unknown): NoticeText {
+  const status = statusOf(error);
+  if (status !== 403 && status !== 0 && error instanceof HttpError && error.message) return { text: error.message };
+  return failureText(error);
+}
+
+/**
+ * 'Are you sure you want to delete this user?', with a warning first when it is one's own
+ * account; then back to the user list (or to the login page, for one's own account).
+ */
 export function DeleteUserDialog({ id, currentPassword, onClose }: { id: number; currentPassword: string; onClose: () => void }) {
   const { t } = useTranslation();
   const remove = useSetAtom(deleteUserAtom);
+  const notify = useSetAtom(notifyAtom);
+  const self = useAtomValue(userAtom)?.id === id;
   const [, navigate] = useLocation();
-  const [failure, setFailure] = useState('');
 
   const confirm = async (): Promise<void> => {
     try {
       await remove({ id, currentPassword });
       onClose();
-      navigate(settingsPath('users'), { replace: true });
+      notify({ kind: 'success', message: { key: 'users.deleted' } });
+      navigate(self ? loginPath() : settingsPath('users'), { replace: true });
     } catch (error) {
-      const status = statusOf(error);
-      // 403 is the sole admin or a foreign account: the forbidden text; others carry their message.
-      setFailure(status === 403 || !(error instanceof Error) ? t(`errors.${errorKind(status)}`) : error.message);
+      onClose();
+      notify({ kind: 'error', message: deleteFailure(error) });
     }
   };
 
   return (
     <Dialog
-      title={t('users.delete')}
+      title={t('users.deleteTitle')}
       onClose={onClose}
       onSubmit={() => void confirm()}
       actions={
         <>
           <button type="button" className="button" onClick={onClose}>{t('prompts.cancel')}</button>
-          <button type="submit" className="button button-danger">{t('users.delete')}</button>
+          <button type="submit" className="button button-danger" data-autofocus>{t('users.delete')}</button>
         </>
       }
     >
+      {self && <p className="form-error" role="alert">{t('users.deleteSelfWarning')}</p>}
       <p>{t('users.confirmDelete')}</p>
-      {failure && <p className="form-error" role="alert">{failure}</p>}
     </Dialog>
   );
 }

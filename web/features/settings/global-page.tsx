@@ -1,56 +1,70 @@
 import type { SettingsView } from '@contract/settings';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Checkbox } from '../../components/fields';
-import { saveSettingsAtom, settingsAtom } from './global-state';
+import { Checkbox, TextField } from '../../components/fields';
+import { configAtom } from '../../state/config';
+import { BrandingFields } from './branding-fields';
+import { CommandRunnerFields } from './command-runner-fields';
+import { DefaultsFields } from './defaults-card';
+import { refreshSettingsAtom, saveSettingsAtom, settingsAtom } from './global-state';
+import { RulesEditor } from './rules-editor';
 import { SettingsForm } from './settings-form';
+import { SettingsShell } from './settings-shell';
+import { UploadFields } from './upload-fields';
 
 type Flag = 'signup' | 'createUserDir' | 'hideLoginButton';
-type BrandingFlag = 'disableExternal' | 'disableUsedPercentage';
+const FLAGS: Flag[] = ['signup', 'createUserDir', 'hideLoginButton'];
+type Patch = (patch: Partial<SettingsView>) => void;
 
-function BrandingFields({ settings, set }: { settings: SettingsView; set: (s: SettingsView) => void }) {
+function GlobalFields({ settings, patch }: { settings: SettingsView; patch: Patch }) {
   const { t } = useTranslation();
-  const branding = (patch: Partial<SettingsView['branding']>): void => set({ ...settings, branding: { ...settings.branding, ...patch } });
-  const flags: BrandingFlag[] = ['disableExternal', 'disableUsedPercentage'];
+  const setMinimum = (text: string): void => {
+    const digits = text.replace(/\D/g, '');
+    patch({ minimumPasswordLength: digits === '' ? 0 : Math.min(1024, Number(digits)) });
+  };
   return (
-    <fieldset className="fieldset">
-      <legend>{t('global.branding')}</legend>
-      <label className="field">
-        <span className="field-label">{t('global.instanceName')}</span>
-        <input className="input" value={settings.branding.name} onChange={(e) => branding({ name: e.target.value })} />
-      </label>
-      <label className="field">
-        <span className="field-label">{t('global.theme')}</span>
-        <select className="input" value={settings.branding.theme} onChange={(e) => branding({ theme: e.target.value })}>
-          <option value="">{t('global.themeLight')}</option>
-          <option value="dark">{t('global.themeDark')}</option>
-        </select>
-      </label>
-      {flags.map((flag) => (
-        <Checkbox key={flag} label={t(`global.${flag}`)} checked={settings.branding[flag]} onChange={(on) => branding({ [flag]: on })} />
+    <>
+      {FLAGS.map((flag) => (
+        <Checkbox key={flag} label={t(`global.${flag}`)} checked={settings[flag]} onChange={(on) => patch({ [flag]: on })} />
       ))}
-    </fieldset>
+      <TextField label={t('global.userHomeBasePath')} value={settings.userHomeBasePath} mono spellCheck={false}
+        onChange={(userHomeBasePath) => patch({ userHomeBasePath })} />
+      <TextField label={t('global.minimumPasswordLength')} value={String(settings.minimumPasswordLength)} inputMode="numeric" onChange={setMinimum} />
+      <RulesEditor rules={settings.rules} help={t('rules.globalHelp')} onChange={(rules) => patch({ rules })} />
+      <BrandingFields branding={settings.branding} onChange={(branding) => patch({ branding })} />
+      <UploadFields tus={settings.tus} onChange={(tus) => patch({ tus })} />
+    </>
   );
 }
 
-/** Global Settings: sign-up, home folders and branding; the rest of the card grows later. */
+/**
+ * Global Settings (product.md §2, §3): the global card, the user defaults and, when commands may
+ * run at all, the command runner. Every card saves the whole settings object, as the API wants.
+ */
 export function GlobalPage() {
   const { t } = useTranslation();
+  const config = useAtomValue(configAtom);
   const loaded = useAtomValue(settingsAtom);
   const save = useSetAtom(saveSettingsAtom);
+  const refresh = useSetAtom(refreshSettingsAtom);
   const [settings, setSettings] = useState(loaded);
-  const flags: Flag[] = ['signup', 'createUserDir', 'hideLoginButton'];
+  const patch: Patch = (p) => setSettings((s) => ({ ...s, ...p }));
+  // Entering the page again shows the stored settings, also after a change made elsewhere.
+  useEffect(() => () => refresh(), [refresh]);
   return (
-    <SettingsForm title={t('titles.global')} save={() => save(settings)} serverText>
-      {flags.map((flag) => (
-        <Checkbox key={flag} label={t(`global.${flag}`)} checked={settings[flag]} onChange={(on) => setSettings({ ...settings, [flag]: on })} />
-      ))}
-      <label className="field">
-        <span className="field-label">{t('global.userHomeBasePath')}</span>
-        <input className="input mono" value={settings.userHomeBasePath} onChange={(e) => setSettings({ ...settings, userHomeBasePath: e.target.value })} />
-      </label>
-      <BrandingFields settings={settings} set={setSettings} />
-    </SettingsForm>
+    <SettingsShell>
+      <SettingsForm title={t('titles.global')} save={() => save(settings)} serverText>
+        <GlobalFields settings={settings} patch={patch} />
+      </SettingsForm>
+      <SettingsForm title={t('global.userDefaults')} save={() => save(settings)} serverText>
+        <DefaultsFields defaults={settings.defaults} onChange={(defaults) => patch({ defaults })} />
+      </SettingsForm>
+      {config.EnableExec && (
+        <SettingsForm title={t('global.commandRunner')} save={() => save(settings)} success="global.commandsUpdated" serverText>
+          <CommandRunnerFields shell={settings.shell} commands={settings.commands} onChange={patch} />
+        </SettingsForm>
+      )}
+    </SettingsShell>
   );
 }

@@ -1,25 +1,30 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Checkbox, LanguageSelect, SelectField } from '../../components/fields';
 import { resolveLocale } from '../../i18n/locales';
-import { Checkbox, LanguageSelect } from '../../components/fields';
+import { configAtom } from '../../state/config';
 import { userAtom } from '../../state/session';
+import { themeAtom } from '../../state/theme';
+import { PasswordCard } from './password-card';
 import { SettingsForm } from './settings-form';
+import { SettingsShell } from './settings-shell';
 import { saveProfileAtom, type ProfileChoices } from './state';
 
 type Flag = 'hideDotfiles' | 'singleClick' | 'dateFormat';
 const FLAGS: Flag[] = ['hideDotfiles', 'singleClick', 'dateFormat'];
 
-/** Profile settings: language and the display choices stored on the user (product.md §2). */
-export function ProfilePage() {
+function ProfileCard() {
   const { t } = useTranslation();
   const user = useAtomValue(userAtom);
+  const theme = useAtomValue(themeAtom);
   const save = useSetAtom(saveProfileAtom);
   const [choices, setChoices] = useState<ProfileChoices>({
     locale: resolveLocale(user?.locale, navigator.languages),
     hideDotfiles: user?.hideDotfiles ?? false,
     singleClick: user?.singleClick ?? false,
     dateFormat: user?.dateFormat ?? false,
+    theme: theme === 'dark' ? 'dark' : '',
   });
   return (
     <SettingsForm title={t('titles.profile')} save={() => save(choices)}>
@@ -27,6 +32,24 @@ export function ProfilePage() {
         <Checkbox key={flag} label={t(`settings.${flag}`)} checked={choices[flag]} onChange={(on) => setChoices({ ...choices, [flag]: on })} />
       ))}
       <LanguageSelect label={t('settings.language')} value={choices.locale} onChange={(locale) => setChoices({ ...choices, locale })} />
+      <SelectField label={t('settings.theme')} value={choices.theme} help={t('settings.themeHelp')} onChange={(value) => setChoices({ ...choices, theme: value })}>
+        <option value="">{t('global.themeLight')}</option>
+        <option value="dark">{t('global.themeDark')}</option>
+      </SelectField>
     </SettingsForm>
+  );
+}
+
+/** Profile settings: display choices, language and theme, and the password (product.md §2). */
+export function ProfilePage() {
+  const user = useAtomValue(userAtom);
+  const config = useAtomValue(configAtom);
+  // Without a login page (noauth, proxy) there is no password to change.
+  const canChangePassword = !user?.lockPassword && config.LoginPage;
+  return (
+    <SettingsShell>
+      <ProfileCard />
+      {canChangePassword && <PasswordCard />}
+    </SettingsShell>
   );
 }

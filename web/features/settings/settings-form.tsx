@@ -1,40 +1,53 @@
+import type { ParseKeys } from 'i18next';
+import { useSetAtom } from 'jotai';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { failureNotice, NoticeLine, type Notice } from '../../components/notice';
-import { SettingsShell } from './settings-shell';
+import { failureText } from '../../lib/notice';
+import { notifyAtom } from '../../state/notices';
 
 interface SettingsFormProps {
   title: string;
-  /** Runs on submit; its outcome is shown under the fields. */
+  /** Runs on submit; resolving `false` means there was nothing to save (no notice). */
   save: () => Promise<unknown>;
+  /** The success notice (product.md §8); 'Settings updated!' unless said otherwise. */
+  success?: ParseKeys;
   /** Show a 400's own message instead of the generic one (the server explains what to fix). */
   serverText?: boolean;
+  /** The submit button's text; 'Update' unless said otherwise. */
+  submitLabel?: string;
+  /** Buttons shown before the submit button (e.g. Delete). */
+  extraActions?: ReactNode;
+  className?: string;
   children: ReactNode;
 }
 
-/** A settings card in the settings shell: title, fields, the outcome of the last save and Save. */
-export function SettingsForm({ title, save, serverText = false, children }: SettingsFormProps) {
+/** A settings card: title, fields and the submit button; the outcome is a notice. */
+export function SettingsForm({ title, save, success = 'settings.updated', serverText = false, submitLabel, extraActions, className, children }: SettingsFormProps) {
   const { t } = useTranslation();
-  const [notice, setNotice] = useState<Notice>(null);
+  const notify = useSetAtom(notifyAtom);
+  const [busy, setBusy] = useState(false);
   const submit = (event: FormEvent): void => {
     event.preventDefault();
+    setBusy(true);
     save().then(
-      () => setNotice({ key: 'settings.updated' }),
-      (error: unknown) => setNotice(failureNotice(error, serverText)),
+      (outcome) => {
+        setBusy(false);
+        if (outcome !== false) notify({ kind: 'success', message: { key: success } });
+      },
+      (error: unknown) => {
+        setBusy(false);
+        notify({ kind: 'error', message: failureText(error, serverText) });
+      },
     );
   };
   return (
-    <SettingsShell>
-      <form className="card settings-card" onSubmit={submit}>
-        <h1 className="card-title">{title}</h1>
-        <div className="card-body">
-          {children}
-          <NoticeLine notice={notice} />
-        </div>
-        <div className="card-actions">
-          <button type="submit" className="button button-primary">{t('settings.save')}</button>
-        </div>
-      </form>
-    </SettingsShell>
+    <form className={className ? `card settings-card ${className}` : 'card settings-card'} onSubmit={submit}>
+      <h2 className="card-title">{title}</h2>
+      <div className="card-body">{children}</div>
+      <div className="card-actions">
+        {extraActions}
+        <button type="submit" className="button button-primary" disabled={busy}>{submitLabel ?? t('settings.save')}</button>
+      </div>
+    </form>
   );
 }

@@ -18,20 +18,21 @@ export function SettingsShell({ children }: { children: ReactNode }) {
   const user = useAtomValue(userAtom);
   const [location] = useLocation();
   const tabs = TABS.filter(({ needs }) => needs === 'none' || (needs === 'share' ? user?.perm.share : user?.perm.admin));
+  const isCurrent = (tab: SettingsTab): boolean => location === settingsPath(tab) || location.startsWith(`${settingsPath(tab)}/`);
+  const current = tabs.find(({ tab }) => isCurrent(tab));
   return (
     <div className="settings">
+      <h1 className="visually-hidden">{t(`titles.${current?.title ?? 'settings'}`)}</h1>
       <nav className="tabs" aria-label={t('settings.tabs')}>
         {tabs.map(({ tab, title }) => {
-          const href = settingsPath(tab);
-          const current = location === href || location.startsWith(`${href}/`);
           return (
-            <Link key={tab} href={href} className="tab" aria-current={current ? 'page' : undefined}>
+            <Link key={tab} href={settingsPath(tab)} className="tab" aria-current={isCurrent(tab) ? 'page' : undefined}>
               {t(`titles.${title}`)}
             </Link>
           );
         })}
       </nav>
-      {children}
+      <div className="settings-cards">{children}</div>
     </div>
   );
 }

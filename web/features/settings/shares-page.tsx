@@ -1,48 +1,58 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { DateTime } from '../../components/date-time';
+import { Icon } from '../../components/icon';
 import { currentLang } from '../../i18n';
-import { failureNotice, NoticeLine, type Notice } from '../../components/notice';
-import { formatRelative } from '../../lib/format';
+import { failureText } from '../../lib/notice';
 import { filesPath, sharePath, withBase } from '../../paths';
 import { nowAtom } from '../../state/clock';
 import { configAtom } from '../../state/config';
+import { notifyAtom } from '../../state/notices';
 import { userAtom } from '../../state/session';
 import { SettingsShell } from './settings-shell';
 import { deleteShareAtom, sharesAtom, type ShareRow } from './shares-state';
 
-function Row({ share, admin, onStatus }: { share: ShareRow; admin: boolean; onStatus: (notice: Notice) => void }) {
+function Expiry({ expire }: { expire: number }) {
+  const { t } = useTranslation();
+  const now = useAtomValue(nowAtom);
+  if (expire === 0) return <>{t('shares.permanent')}</>;
+  return <DateTime iso={new Date(expire * 1000).toISOString()} exact={false} nowMs={now} lang={currentLang()} />;
+}
+
+function Row({ share, admin }: { share: ShareRow; admin: boolean }) {
   const { t } = useTranslation();
   const config = useAtomValue(configAtom);
   const remove = useSetAtom(deleteShareAtom);
-  const now = useAtomValue(nowAtom);
+  const notify = useSetAtom(notifyAtom);
   const link = `${window.location.origin}${withBase(config.BaseURL, sharePath(share.hash))}`;
-  const fail = (error: unknown): void => onStatus(failureNotice(error));
+  const fail = (error: unknown): void => notify({ kind: 'error', message: failureText(error) });
+  const copy = (): void => void navigator.clipboard.writeText(link).then(() => notify({ kind: 'success', message: { key: 'shares.copied' } }), fail);
+  const drop = (): void => void remove(share.hash).then(() => notify({ kind: 'success', message: { key: 'shares.deleted' } }), fail);
   return (
     <tr>
-      <td><Link href={filesPath(share.path)} className="mono">{share.path}</Link></td>
-      <td>{share.expire === 0 ? t('shares.permanent') : formatRelative(share.expire, now, currentLang())}</td>
-      {admin && <td>{share.username}</td>}
+      <td data-label={t('shares.path')} className="cell-primary"><Link href={filesPath(share.path)} className="mono">{share.path}</Link></td>
+      <td data-label={t('shares.duration')}><Expiry expire={share.expire} /></td>
+      {admin && <td data-label={t('login.username')}>{share.username}</td>}
       <td className="cell-action">
-        <button type="button" className="button button-small" onClick={() => void navigator.clipboard.writeText(link).then(() => onStatus({ key: 'shares.copied' }), fail)}>
-          {t('shares.copyLink')}
+        <button type="button" className="button button-small" onClick={copy}>
+          <Icon name="copy" /><span>{t('shares.copyLink')}</span>
         </button>
-        <button type="button" className="button button-small button-danger" onClick={() => void remove(share.hash).then(() => onStatus({ key: 'shares.deleted' }), fail)}>
-          {t('shares.delete')}
+        <button type="button" className="button button-small button-danger" onClick={drop}>
+          <Icon name="trash" /><span>{t('shares.delete')}</span>
         </button>
       </td>
     </tr>
   );
 }
 
-function ShareTable({ onStatus }: { onStatus: (notice: Notice) => void }) {
+function ShareTable() {
   const { t } = useTranslation();
   const shares = useAtomValue(sharesAtom);
   const admin = useAtomValue(userAtom)?.perm.admin ?? false;
   if (shares.length === 0) return <p className="empty">{t('listing.empty')}</p>;
   return (
-    <table className="table">
+    <table className="table responsive-table">
       <thead>
         <tr>
           <th scope="col">{t('shares.path')}</th>
@@ -52,7 +62,7 @@ function ShareTable({ onStatus }: { onStatus: (notice: Notice) => void }) {
         </tr>
       </thead>
       <tbody>
-        {shares.map((share) => <Row key={share.hash} share={share} admin={admin} onStatus={onStatus} />)}
+        {shares.map((share) => <Row key={share.hash} share={share} admin={admin} />)}
       </tbody>
     </table>
   );
@@ -61,13 +71,11 @@ function ShareTable({ onStatus }: { onStatus: (notice: Notice) => void }) {
 /** Share Management: the links, with expiry, owner (admins), copy and delete (product.md §2). */
 export function SharesPage() {
   const { t } = useTranslation();
-  const [notice, setNotice] = useState<Notice>(null);
   return (
     <SettingsShell>
       <section className="card settings-card wide">
-        <h1 className="card-title">{t('titles.shares')}</h1>
-        <ShareTable onStatus={setNotice} />
-        <div className="card-status"><NoticeLine notice={notice} /></div>
+        <h2 className="card-title">{t('titles.shares')}</h2>
+        <ShareTable />
       </section>
     </SettingsShell>
   );

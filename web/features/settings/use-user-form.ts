@@ -1,24 +1,20 @@
-import type { PermissionsWire } from '@contract/user';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
-import { useHistoryState } from 'wouter/use-browser-location';
-import { failureNotice, type Notice } from '../../components/notice';
 import { userEditPath } from '../../paths';
+import { withPermission, type PermissionKey } from './permissions-fieldset';
 import { editedUserAtom, saveUserAtom, type EditedUser } from './users-state';
 
-export type PermissionKey = keyof PermissionsWire;
-
-/** The user edit form's values, the admin rule of product.md §4 and saving. */
+/** The user edit form's values, the rules of product.md §4 and saving. */
 export function useUserForm(id: string) {
-  const initial = useAtomValue(editedUserAtom(id));
+  const start = useAtomValue(editedUserAtom(id));
   const save = useSetAtom(saveUserAtom);
   const [, navigate] = useLocation();
-  const [user, setUser] = useState<EditedUser>(initial);
+  const [user, setUser] = useState<EditedUser>(start.offerHome ? { ...start.user, scope: '' } : start.user);
   const [currentPassword, setCurrentPassword] = useState('');
-  const [notice, setNotice] = useState<Notice>(null);
-  // 'User created!' travels with the history entry of the new user's page, which mounts afresh.
-  const created = useHistoryState<{ created?: boolean } | null>()?.created === true;
+  const [createHome, setCreateHomeState] = useState(start.offerHome);
+  // The scope typed before "Create a home folder" was ticked, restored when it is unticked.
+  const [typedScope, setTypedScope] = useState(start.offerHome ? start.user.scope : '');
   const isNew = id === 'new';
 
   const setField = <K extends keyof EditedUser>(key: K, value: EditedUser[K]): void =>
@@ -26,23 +22,23 @@ export function useUserForm(id: string) {
 
   // Ticking administrator grants every permission and unlocks the password (product.md §4).
   const setPermission = (key: PermissionKey, on: boolean): void =>
-    setUser((u) => {
-      if (key !== 'admin') return { ...u, perm: { ...u.perm, [key]: on } };
-      if (!on) return { ...u, perm: { ...u.perm, admin: false } };
-      const all = Object.fromEntries(Object.keys(u.perm).map((k) => [k, true])) as PermissionsWire;
-      return { ...u, perm: all, lockPassword: false };
-    });
+    setUser((u) => ({ ...u, perm: withPermission(u.perm, key, on), lockPassword: key === 'admin' && on ? false : u.lockPassword }));
 
-  const submit = async (): Promise<void> => {
-    try {
-      const savedId = await save({ id, data: user, currentPassword });
-      if (isNew) navigate(userEditPath(savedId), { replace: true, state: { created: true } });
-      else setNotice({ key: 'users.updated' });
-    } catch (error) {
-      setNotice(failureNotice(error, true));
-    }
+  const setCreateHome = (on: boolean): void => {
+    setCreateHomeState(on);
+    if (on) setTypedScope(user.scope);
+    setField('scope', on ? '' : typedScope);
   };
 
-  const shown: Notice = notice ?? (created ? { key: 'users.created' } : null);
-  return { user, isNew, currentPassword, setCurrentPassword, setField, setPermission, notice: shown, submit };
+  /** Saves; after creating, the new user's page opens (product.md §4). Failures reject. */
+  const submit = async (): Promise<void> => {
+    // An empty scope makes the server derive the home folder (api.md §3.2 step 5).
+    const data = isNew && createHome ? { ...user, scope: '' } : user;
+    const savedId = await save({ id, data, currentPassword });
+    if (isNew) navigate(userEditPath(savedId), { replace: true });
+  };
+
+  return { user, isNew, offerHome: isNew && start.offerHome, createHome, setCreateHome, currentPassword, setCurrentPassword, setField, setPermission, submit };
 }
+
+export type UserForm = ReturnType<typeof useUserForm>;

@@ -9,7 +9,7 @@ function UserTable() {
   const { t } = useTranslation();
   const users = useAtomValue(usersAtom);
   return (
-    <table className="table">
+    <table className="table responsive-table">
       <thead>
         <tr>
           <th scope="col">{t('login.username')}</th>
@@ -21,9 +21,11 @@ function UserTable() {
       <tbody>
         {users.map((user) => (
           <tr key={user.id}>
-            <td>{user.username}</td>
-            <td>{user.perm.admin ? '✓' : ''}</td>
-            <td className="mono">{user.scope}</td>
+            <td data-label={t('login.username')} className="cell-primary">{user.username}</td>
+            <td data-label={t('users.admin')}>
+              <span className={user.perm.admin ? 'badge badge-yes' : 'badge'}>{user.perm.admin ? t('users.yes') : t('users.no')}</span>
+            </td>
+            <td data-label={t('users.scope')} className="mono">{user.scope}</td>
             <td className="cell-action">
               <Link href={userEditPath(user.id)} aria-label={`${t('users.edit')} ${user.username}`}>{t('users.edit')}</Link>
             </td>
@@ -41,7 +43,7 @@ export function UsersPage() {
     <SettingsShell>
       <section className="card settings-card wide">
         <div className="card-header">
-          <h1 className="card-title">{t('titles.users')}</h1>
+          <h2 className="card-title">{t('titles.users')}</h2>
           <Link className="button button-primary" href={userEditPath('new')}>{t('users.new')}</Link>
         </div>
         <UserTable />

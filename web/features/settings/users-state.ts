@@ -3,7 +3,8 @@ import type { UserInput, UserView } from '@contract/user';
 import { getSettings } from '../../api/settings';
 import { DEFAULT_LOCALE, findLocale } from '../../i18n/locales';
 import { createUser, deleteUser, getUser, listUsers, updateUser } from '../../api/users';
-import { renewAtom, userAtom } from '../../state/session';
+import { loginAtom, renewAtom, signOutAtom, userAtom } from '../../state/session';
+import { reloadOnDirectionChange } from './state';
 
 // Bumped after a change: the list reloads; edit forms reload their user only after a save, so
 // a deleted user's page is never fetched again while it is being left.
@@ -17,20 +18,30 @@ export const usersAtom = atom(async (get) => {
 });
 
 /** The user being edited: a stored one by id, or for 'new' the defaults of the settings. */
-export type EditedUser = UserInput & Pick<UserView, 'username' | 'scope' | 'locale' | 'perm' | 'lockPassword'>;
+export type EditedUser = UserInput & Pick<UserView, 'username' | 'scope' | 'locale' | 'perm' | 'lockPassword' | 'commands' | 'rules'>;
 
-async function loadEdited(id: string): Promise<EditedUser> {
-  const user: EditedUser = id === 'new'
-    ? { ...(await getSettings()).defaults, username: '', password: '', lockPassword: false, rules: [] }
-    : { ...(await getUser(Number(id))), password: '' };
-  // A stored locale outside the table (older data, '') shows and saves as the default language.
-  return { ...user, locale: findLocale(user.locale)?.code ?? DEFAULT_LOCALE };
+export interface EditStart {
+  user: EditedUser;
+  /** New users only: home folders are on, so "Create a home folder" is offered (and ticked). */
+  offerHome: boolean;
 }
 
-const edited = new Map<string, Atom<Promise<EditedUser>>>();
+async function loadEdited(id: string): Promise<EditStart> {
+  let start: EditStart;
+  if (id === 'new') {
+    const settings = await getSettings();
+    start = { user: { ...settings.defaults, username: '', password: '', lockPassword: false, rules: [] }, offerHome: settings.createUserDir };
+  } else {
+    start = { user: { ...(await getUser(Number(id))), password: '' }, offerHome: false };
+  }
+  // A stored locale outside the table (older data, '') shows and saves as the default language.
+  return { ...start, user: { ...start.user, locale: findLocale(start.user.locale)?.code ?? DEFAULT_LOCALE } };
+}
+
+const edited = new Map<string, Atom<Promise<EditStart>>>();
 
 /** The (cached per id) atom loading the user form's starting values. */
-export function editedUserAtom(id: string): Atom<Promise<EditedUser>> {
+export function editedUserAtom(id: string): Atom<Promise<EditStart>> {
   let found = edited.get(id);
   if (!found) {
     found = atom(async (get) => {
@@ -50,7 +61,8 @@ export interface SaveUser {
 
 /**
  * Creates ('new') or replaces the whole record of a user; resolves with its id. Saving oneself
- * renews the token so the UI follows the new permissions and language (product.md §4).
+ * keeps the session going (product.md §4): a new password ends the old tokens, so that case
+ * signs in again; otherwise the token is renewed so the UI follows permissions and language.
  */
 export const saveUserAtom = atom(null, async (get, set, { id, data, currentPassword }: SaveUser) => {
   const savedId = id === 'new'
@@ -58,13 +70,18 @@ export const saveUserAtom = atom(null, async (get, set, { id, data, currentPassw
     : (await updateUser({ id: Number(id), which: ['all'], data, currentPassword }), Number(id));
   set(usersVersionAtom, (v) => v + 1);
   set(savedVersionAtom, (v) => v + 1);
-  if (get(userAtom)?.id === savedId) await set(renewAtom);
+  const self = get(userAtom);
+  if (self?.id !== savedId) return savedId;
+  if (data.password) await set(loginAtom, { username: data.username, password: data.password, recaptcha: '' }).catch(() => set(signOutAtom));
+  else await set(renewAtom);
+  reloadOnDirectionChange(self.locale, data.locale);
   return savedId;
 });
 
-/** Deletes a user, confirmed with the caller's own password. */
-export const deleteUserAtom = atom(null, async (_get, set, { id, currentPassword }: { id: number; currentPassword: string }) => {
+/** Deletes a user, confirmed with the caller's own password; deleting oneself signs out. */
+export const deleteUserAtom = atom(null, async (get, set, { id, currentPassword }: { id: number; currentPassword: string }) => {
   await deleteUser(id, currentPassword);
   edited.delete(String(id));
   set(usersVersionAtom, (v) => v + 1);
+  if (get(userAtom)?.id === id) set(signOutAtom);
 });

@@ -3,14 +3,16 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { apiUrl } from '../../api/http';
 import type { FileInfo, PublicResource } from '../../api/types';
+import { DateTime } from '../../components/date-time';
 import { Icon } from '../../components/icon';
 import { currentLang } from '../../i18n';
-import { formatDateTime, formatRelative, formatSize } from '../../lib/format';
+import { formatSize } from '../../lib/format';
 import { apiPaths, joinPath, sharePath, withQuery } from '../../paths';
 import { nowAtom } from '../../state/clock';
 
 function Items({ items, hash, folder }: { items: FileInfo[]; hash: string; folder: string }) {
   const { t } = useTranslation();
+  const now = useAtomValue(nowAtom);
   if (items.length === 0) return <p className="empty">{t('listing.empty')}</p>;
   return (
     <ul className="items">
@@ -21,7 +23,7 @@ function Items({ items, hash, folder }: { items: FileInfo[]; hash: string; folde
             <span>{item.name}</span>
           </Link>
           <span className="item-size">{item.isDir ? '' : formatSize(item.size, currentLang())}</span>
-          <time className="item-modified" dateTime={item.modified}>{formatDateTime(item.modified, currentLang())}</time>
+          <DateTime className="item-modified" iso={item.modified} exact={false} nowMs={now} lang={currentLang()} />
         </li>
       ))}
     </ul>
@@ -33,7 +35,6 @@ export function ShareView({ resource, hash, path }: { resource: PublicResource; 
   const { t } = useTranslation();
   const lang = currentLang();
   const now = useAtomValue(nowAtom);
-  const modified = new Date(resource.modified).getTime() / 1000;
   const download = apiUrl(withQuery(apiPaths.publicDownload(hash, path), { algo: resource.isDir ? 'zip' : undefined, token: resource.token }));
   const items = resource.isDir ? (resource.items ?? []) : null;
   return (
@@ -43,7 +44,7 @@ export function ShareView({ resource, hash, path }: { resource: PublicResource; 
         <div className="card-body">
           <p className="share-name"><Icon name={resource.isDir ? 'folder' : 'file'} /> <span>{resource.name}</span></p>
           <p className="share-meta">
-            <time dateTime={resource.modified} title={formatDateTime(resource.modified, lang)}>{formatRelative(modified, now, lang)}</time>
+            <DateTime iso={resource.modified} exact={false} nowMs={now} lang={lang} />
             {!resource.isDir && <span> · {formatSize(resource.size, lang)}</span>}
           </p>
           <a className="button button-primary" href={download}><Icon name="download" /><span>{t('file.download')}</span></a>

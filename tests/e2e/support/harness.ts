@@ -7,8 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { writeTree, type Tree } from '../../support/tree';
 
-/** The built single executable (`npm run build`). */
-export const EXECUTABLE = fileURLToPath(new URL('../../../dist/filemgr', import.meta.url));
+/**
+ * The built single executable (`npm run build`); FILEMGR_E2E_EXECUTABLE names another copy, so
+ * tests can run against a snapshot while dist/ is being rebuilt.
+ */
+export const EXECUTABLE = process.env.FILEMGR_E2E_EXECUTABLE ?? fileURLToPath(new URL('../../../dist/filemgr', import.meta.url));
 /** Where screenshots are kept (gitignored). */
 export const SCREENSHOTS = fileURLToPath(new URL('../screenshots', import.meta.url));
 

@@ -154,6 +154,18 @@ describe('filemgr users add|ls|find|update|rm', () => {
     expect(await ok(cwd, 'users', 'rm', 'bob')).toBe('user bob (id 2) deleted\n');
     await fails(cwd, ['users', 'rm', 'root'], /last administrator/);
   });
+
+  it('deletes the user\'s share links with the user', async () => {
+    const cwd = await setup();
+    await ok(cwd, 'users', 'add', 'root', 'Root-long-Passw0rd', '--perm.admin');
+    await ok(cwd, 'users', 'add', 'bob', 'Bob-long-Passw0rd');
+    const { store } = await openFileStore(join(cwd, 'filemgr.json'));
+    await store.update((db) => {
+      db.shares.push({ hash: 'bobslink', path: '/f.txt', userID: 2, expire: 0 }, { hash: 'rootlink', path: '/g.txt', userID: 1, expire: 0 });
+    });
+    await ok(cwd, 'users', 'rm', 'bob');
+    expect((await readDb(cwd)).shares.map((s) => s.hash)).toEqual(['rootlink']);
+  });
 });
 
 describe('filemgr rules and cmds', () => {

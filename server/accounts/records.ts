@@ -119,3 +119,12 @@ export function userById(db: Readonly<Database>, id: number): UserRecord {
 export function adminCount(db: Readonly<Database>): number {
   return db.users.filter((u) => u.perm.admin).length;
 }
+
+/**
+ * Removes user `id` and their share links inside a store.update. Unlike filebrowser, which keeps
+ * them (api.md §3.2), the links go too: they already answer 404 and would be listed ownerless.
+ */
+export function removeUserRecord(db: Database, id: number): void {
+  db.users = db.users.filter((u) => u.id !== id);
+  db.shares = db.shares.filter((s) => s.userID !== id);
+}

@@ -4,7 +4,7 @@ import type { Database, UserDefaults, UserRecord } from '../state/schema';
 import type { Store } from '../state/store';
 import { ensureHome, resolveScope } from './home';
 import { validateAndHash } from './password';
-import { adminCount, assertUsernameFree, insertUser, normalizeUser } from './records';
+import { adminCount, assertUsernameFree, insertUser, normalizeUser, removeUserRecord } from './records';
 import { nextEpoch } from './sessions';
 import { effectiveSettings } from './settings-normalize';
 
@@ -66,12 +66,12 @@ export async function updateUser(store: Store, ref: string, change: UserChange):
   });
 }
 
-/** `users rm`: deletes one user; the last admin cannot be deleted. */
+/** `users rm`: deletes one user and their shares; the last admin cannot be deleted. */
 export async function removeUser(store: Store, ref: string): Promise<UserRecord> {
   const target = findUser(store.data(), ref);
   await store.update((db) => {
     if (target.perm.admin && adminCount(db) <= 1) throw new AppError('forbidden', 'the last administrator cannot be deleted');
-    db.users = db.users.filter((u) => u.id !== target.id);
+    removeUserRecord(db, target.id);
   });
   return target;
 }

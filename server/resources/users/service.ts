@@ -1,7 +1,7 @@
 import type { UserDeleteBody, UserEnvelope, UserInput, UserView } from '../../contract/user';
 import { ensureHome, resolveScope } from '../../accounts/home';
 import { validateAndHash, verifyPassword } from '../../accounts/password';
-import { adminCount, assertUsernameFree, fullPerms, insertUser, normalizeUser, userById, userView, type NewUser } from '../../accounts/records';
+import { adminCount, assertUsernameFree, fullPerms, insertUser, normalizeUser, removeUserRecord, userById, userView, type NewUser } from '../../accounts/records';
 import { endSessions, nextEpoch, type SessionTracker } from '../../accounts/sessions';
 import { effectiveSettings } from '../../accounts/settings-normalize';
 import type { ServerConfig } from '../../config';
@@ -131,12 +131,12 @@ async function remove(ctx: Ctx, caller: UserRecord, req: { id: number; body: Use
   ctx.sessions.forget(req.id);
 }
 
-/** Deletes user `id` (404 when missing); the last admin cannot be deleted (403, api.md §8.5). */
+/** Deletes user `id` and their shares (404 when missing); the last admin cannot be deleted (403, api.md §8.5). */
 export async function deleteUserRecord(store: Store, id: number): Promise<void> {
   await store.update((db) => {
     const target = userById(db, id);
     if (target.perm.admin && adminCount(db) <= 1) throw new AppError('forbidden');
-    db.users = db.users.filter((u) => u.id !== id);
+    removeUserRecord(db, id);
   });
 }
 

@@ -260,6 +260,18 @@ describe('DELETE /api/users/{id}', () => {
     expect(stateOf(t)).toBe(before);
   });
 
+  it('deletes the user\'s share links with the user, keeping everyone else\'s', async () => {
+    const t = await start({ tree: { 'bob/f.txt': 'x', 'a.txt': 'y' } });
+    const bob = await withBob(t, { perm: { share: true, download: true } });
+    const share = (path: string, as?: string) => call(t, { method: 'POST', url: `/api/share${path}`, as, payload: {} });
+    expect((await share('/f.txt', 'bob')).statusCode).toBe(200);
+    const kept = (await share('/a.txt')).json<{ hash: string }>().hash;
+    expect((await call(t, { method: 'GET', url: '/api/shares' })).json()).toHaveLength(2);
+    expect((await del(t, bob.id, { payload: { current_password: TEST_ADMIN.password } })).statusCode).toBe(200);
+    const listed = (await call(t, { method: 'GET', url: '/api/shares' })).json<{ hash: string; userID: number }[]>();
+    expect(listed.map((l) => [l.hash, l.userID])).toEqual([[kept, 1]]);
+  });
+
   it('deletes an admin while another admin remains', async () => {
     const t = await start();
     const second = await t.addUser({ username: 'root2', perm: { admin: true } });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from './command-table';
-import { GLOBAL_FLAGS, HELP_FLAG, allFlags, envNames, upperSnake } from './flags';
+import { GLOBAL_FLAGS, HELP_FLAG, SERVER_FLAGS, SERVE_ONLY_FLAGS, SETTINGS_FLAGS, USER_FLAGS, allFlags, envNames, upperSnake, type FlagDef } from './flags';
 import { showDefault } from './help';
 import { runCli } from './test-io';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -53,6 +53,23 @@ describe('the flag table', () => {
     ['a', 'address'], ['p', 'port'], ['r', 'root'], ['b', 'baseURL'], ['d', 'database'], ['c', 'config'], ['l', 'log'], ['t', 'cert'], ['k', 'key'],
   ])('gives -%s to --%s', (short, name) => {
     expect(allFlags().find((d) => d.name === name)?.short).toBe(short);
+  });
+});
+
+/** The README's row for a flag: name and short letter, default, first variable, description. */
+function readmeRow(def: FlagDef): string {
+  const names = [`\`--${def.name}\``, ...(def.short ? [`\`-${def.short}\``] : [])].join(', ');
+  const env = envNames(def)[0];
+  return `| ${names} | \`${showDefault(def)}\` | ${env ? `\`${env}\`` : '—'} | ${def.description.replace(/\|/g, '\\|')} |`;
+}
+
+describe('the README', () => {
+  it('lists every flag with the default, variable and description of the flag table', async () => {
+    const readme = await readFile(join(__dirname, '..', 'README.md'), 'utf8');
+    const rows = new Set(readme.split('\n').filter((l) => l.startsWith('| `--')));
+    const defs = [...GLOBAL_FLAGS, ...SERVER_FLAGS, ...SERVE_ONLY_FLAGS, ...SETTINGS_FLAGS, ...USER_FLAGS];
+    for (const def of defs) expect(rows, `--${def.name}`).toContain(readmeRow(def));
+    expect(rows.size).toBe(defs.length);
   });
 });
 

@@ -84,10 +84,14 @@ export const SERVE_ONLY_FLAGS: readonly FlagDef[] = [
   str('redisCacheUrl', '', 'accepted for filebrowser compatibility and ignored: upload state stays in this process', { deprecated: ['redis-cache-url'], ...ENV }),
 ];
 
-/** Global settings flags of config init/set (api.md §10.2); command line only. */
+/**
+ * Global settings flags of config init/set (api.md §10.2); command line only. The defaults are
+ * what config init stores; where the first start (quick setup, api.md §7) stores another value,
+ * the description says "(a first start stores <value>)" (a test holds both to it).
+ */
 export const SETTINGS_FLAGS: readonly FlagDef[] = [
   bool('signup', false, 'allow visitors to create accounts', { short: 's' }),
-  bool('hideLoginButton', false, 'hide the login button on public pages', { deprecated: ['hide-login-button'] }),
+  bool('hideLoginButton', false, 'hide the login button on public pages (a first start stores true)', { deprecated: ['hide-login-button'] }),
   bool('createUserDir', false, 'give each new user a home directory of their own', { deprecated: ['create-user-dir'] }),
   str('userHomeBasePath', '/users', 'where created home directories go, inside the root'),
   int('minimumPasswordLength', 12, 'minimum password length in bytes', { min: 1, deprecated: ['minimum-password-length'] }),
@@ -113,7 +117,7 @@ export const SETTINGS_FLAGS: readonly FlagDef[] = [
 
 /**
  * Defaults of new users (config init/set) and the fields of one user (users add/update):
- * the user flags of api.md §10.2; command line only.
+ * the user flags of api.md §10.2; command line only. Defaults and first-start notes as above.
  */
 export const USER_FLAGS: readonly FlagDef[] = [
   bool('perm.admin', false, 'administrator'),
@@ -129,9 +133,9 @@ export const USER_FLAGS: readonly FlagDef[] = [
   list('commands', [], 'commands the user may run (repeatable or comma-separated)'),
   str('scope', '.', 'the user\'s directory inside the root'),
   str('locale', 'en', 'interface language'),
-  str('viewMode', 'list', 'listing layout', { choices: ['list', 'mosaic'] }),
+  str('viewMode', 'list', 'listing layout (a first start stores mosaic)', { choices: ['list', 'mosaic'] }),
   bool('singleClick', false, 'open items with one click'),
-  bool('redirectAfterCopyMove', false, 'go to the destination after copying or moving'),
+  bool('redirectAfterCopyMove', false, 'go to the destination after copying or moving (a first start stores true)'),
   bool('dateFormat', false, 'show exact dates'),
   bool('hideDotfiles', false, 'hide files whose name starts with a dot'),
   str('aceEditorTheme', '', 'editor theme'),

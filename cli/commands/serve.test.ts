@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/state/schema';
+import { SETTINGS_FLAGS, USER_FLAGS } from '../flags';
 import { run } from '../run';
 import { memoryIo, runCli } from '../test-io';
 
@@ -50,6 +51,15 @@ async function readDb(cwd: string, name = 'filemgr.json'): Promise<Database> {
   return JSON.parse(await readFile(join(cwd, name), 'utf8')) as Database;
 }
 
+/** Leaf paths (dotted, `defaults.` dropped) where `a` differs from `b`, with `a`'s value. */
+function differences(a: unknown, b: unknown, path = ''): [string, string][] {
+  if (a !== null && typeof a === 'object' && b !== null && typeof b === 'object' && !Array.isArray(a)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    return keys.flatMap((k) => differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], path ? `${path}.${k}` : k));
+  }
+  return JSON.stringify(a) === JSON.stringify(b) ? [] : [[path.replace(/^defaults\./, ''), String(a)]];
+}
+
 const PASSWORD_LINE = /^User 'admin' initialized with randomly generated password: ([A-Za-z0-9_-]{16})$/m;
 
 describe('filemgr (serve)', () => {
@@ -76,6 +86,23 @@ describe('filemgr (serve)', () => {
     expect(second.io.out()).not.toMatch(/initialized with/);
     expect(await second.stop()).toBe(0);
     expect((await readDb(cwd)).users[0]!.password).toBe(admin.password);
+  });
+
+  it('stores the flag defaults on first start, except where the flag table notes the first start\'s value', async () => {
+    const cwd = await workdir();
+    expect(await (await serve(cwd, [])).stop()).toBe(0);
+    const first = await readDb(cwd);
+    expect(first.settings.hideLoginButton).toBe(true);
+    expect(first.settings.defaults).toMatchObject({ viewMode: 'mosaic', redirectAfterCopyMove: true, sorting: { by: 'name', asc: false } });
+    expect(first.users[0]).toMatchObject({ viewMode: 'mosaic', redirectAfterCopyMove: true });
+    expect((await runCli(['config', 'init', '-d', 'init.json'], { cwd })).code).toBe(0);
+    const init = await readDb(cwd, 'init.json');
+    const noted = [...SETTINGS_FLAGS, ...USER_FLAGS].flatMap((def): [string, string][] => {
+      const value = /\(a first start stores (\S+)\)$/.exec(def.description)?.[1];
+      return value === undefined ? [] : [[def.name, value]];
+    });
+    expect(noted).toHaveLength(3);
+    expect(differences({ ...first.settings, key: '' }, { ...init.settings, key: '' }).sort()).toEqual(noted.sort());
   });
 
   it('uses --username and an already-hashed --password, printing no password', async () => {

@@ -128,8 +128,10 @@ export const serveCommand: Command = {
   description: [
     'On first run (no database yet) it creates the database with a fresh signing key and the first',
     'user (--username, admin by default) with every permission. Its password is --password (a bcrypt',
-    'hash) or, when empty, a random one printed once on stdout. SIGTERM or SIGINT stop the server',
-    'after the requests in flight finish (at most 10 s).',
+    'hash) or, when empty, a random one printed once on stdout. The first run stores the quick-setup',
+    'settings (hideLoginButton true; user defaults viewMode mosaic, redirectAfterCopyMove true) where',
+    'config init stores false, list and false. SIGTERM or SIGINT stop the server after the requests',
+    'in flight finish (at most 10 s).',
   ].join('\n'),
   args: { min: 0, max: 0 },
   flags: [...SERVER_FLAGS, ...SERVE_ONLY_FLAGS],

@@ -14,6 +14,8 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/login.css';
 import './styles/files.css';
+import './styles/listing.css';
+import './styles/prompts.css';
 import './styles/settings.css';
 import './styles/notices.css';
 import './styles/forms.css';

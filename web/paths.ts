@@ -141,6 +141,8 @@ export const apiPaths = {
   settings: '/api/settings',
   shares: '/api/shares',
   share: (hash: string): string => `/api/share/${encodeURIComponent(hash)}`,
+  sharesOf: (path: string): string => `/api/share${encodePath(path)}`,
+  thumb: (path: string): string => `/api/preview/thumb${encodePath(path)}`,
   publicShare: (hash: string, path: string): string => `/api/public/share/${encodeURIComponent(hash)}${encodePath(path)}`,
   publicDownload: (hash: string, path: string): string => `/api/public/dl/${encodeURIComponent(hash)}${encodePath(path)}`,
 } as const;
@@ -148,4 +150,32 @@ export const apiPaths = {
 /** An absolute URL path for links the browser follows itself (downloads, static files). */
 export function withBase(base: string, path: string): string {
   return `${base}${path}`;
+}
+
+/** Archive formats of the download prompt (product.md §5) and the `algo` the API takes for each. */
+export const ARCHIVE_FORMATS = [
+  ['zip', 'zip'],
+  ['tar', 'tar'],
+  ['tar.gz', 'targz'],
+  ['tar.bz2', 'tarbz2'],
+  ['tar.xz', 'tarxz'],
+  ['tar.lz4', 'tarlz4'],
+  ['tar.sz', 'tarsz'],
+] as const;
+
+export type ArchiveAlgo = (typeof ARCHIVE_FORMATS)[number][1];
+
+/**
+ * GET /api/raw for an archive: of `folder` itself, or of the selected `paths` (api.md §3.11: the
+ * `files` list of per-segment-encoded full paths, requested from the root).
+ */
+export function archivePath(folder: string, paths: readonly string[], algo: ArchiveAlgo): string {
+  if (paths.length === 0) return withQuery(apiPaths.raw(folder), { algo });
+  return withQuery(apiPaths.raw('/'), { files: paths.map(encodePath).join(','), algo });
+}
+
+/** The PATCH destination: per-segment encoded, then encoded once more (api.md §3.9 step 1). */
+export function patchPath(move: { action: 'copy' | 'rename'; from: string; to: string }, flags: { override: boolean; rename: boolean }): string {
+  const destination = encodeURIComponent(encodePath(move.to));
+  return `${apiPaths.resources(move.from)}?action=${move.action}&destination=${destination}&override=${flags.override}&rename=${flags.rename}`;
 }

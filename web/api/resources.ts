@@ -1,4 +1,4 @@
-import { apiPaths, joinPath } from '../paths';
+import { apiPaths, joinPath, patchPath } from '../paths';
 import { fetchJson, request } from './http';
 import type { DiskUsage, Resource } from './types';
 
@@ -20,4 +20,36 @@ export async function createItem(dir: string, name: string, isDir: boolean): Pro
 /** GET /api/usage{folder}: used and total bytes of the volume holding the folder. */
 export async function getUsage(folder: string): Promise<DiskUsage> {
   return fetchJson<DiskUsage>(apiPaths.usage(folder));
+}
+
+/** DELETE /api/resources{path}. */
+export async function deleteItem(path: string): Promise<void> {
+  await request(apiPaths.resources(path), { method: 'DELETE' });
+}
+
+export interface TransferFlags {
+  /** Replace an item of the same name at the destination. */
+  override: boolean;
+  /** Keep both: the server picks a free name such as `a (1).txt`. */
+  rename: boolean;
+}
+
+/** One copy, or one move/rename (`rename`), of the user path `from` to `to`. */
+export interface Move {
+  action: 'copy' | 'rename';
+  from: string;
+  to: string;
+}
+
+/** PATCH /api/resources{from}?action=&destination=&override=&rename= (api.md §3.9). */
+export async function transferItem(move: Move, flags: TransferFlags): Promise<void> {
+  await request(patchPath(move, flags), { method: 'PATCH' });
+}
+
+export type ChecksumAlgo = 'md5' | 'sha1' | 'sha256' | 'sha512';
+
+/** GET /api/resources{path}?checksum=: the file's digest in lowercase hex. */
+export async function checksum(path: string, algo: ChecksumAlgo): Promise<string> {
+  const info = await fetchJson<Resource & { checksums?: Record<string, string> }>(`${apiPaths.resources(path)}?checksum=${algo}`);
+  return info.checksums?.[algo] ?? '';
 }

@@ -1,5 +1,5 @@
 import { apiPaths } from '../paths';
-import { fetchJson, request } from './http';
+import { fetchJson, jsonBody, request } from './http';
 import type { PublicResource, Share } from './types';
 
 /** GET /api/shares: the caller's links (every link for admins). */
@@ -19,4 +19,20 @@ export async function deleteShare(hash: string): Promise<void> {
 export async function getPublicShare(hash: string, path: string, password: string): Promise<PublicResource> {
   const headers = password ? { 'X-SHARE-PASSWORD': encodeURIComponent(password) } : undefined;
   return fetchJson<PublicResource>(apiPaths.publicShare(hash, path), { headers });
+}
+
+/** GET /api/share{path}: the links of one file or folder. */
+export async function sharesOf(path: string): Promise<Share[]> {
+  return fetchJson<Share[]>(apiPaths.sharesOf(path));
+}
+
+export type ShareUnit = 'seconds' | 'minutes' | 'hours' | 'days';
+
+/**
+ * POST /api/share{path}: a new link; `expires` empty means permanent, and `password` (already
+ * trimmed) empty means none. The API takes the duration as a string (api.md §3.15).
+ */
+export async function createShare(path: string, link: { expires: string; unit: ShareUnit; password: string }): Promise<Share> {
+  const query = link.expires ? `?expires=${encodeURIComponent(link.expires)}&unit=${link.unit}` : '';
+  return fetchJson<Share>(`${apiPaths.sharesOf(path)}${query}`, jsonBody(link));
 }

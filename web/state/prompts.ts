@@ -1,7 +1,29 @@
 import { atom } from 'jotai';
+import type { Target } from './listing';
 
-/** The modal card on screen; later milestones add the listing's prompts to this union. */
-export type Prompt = { kind: 'help' } | { kind: 'newDir' } | { kind: 'newFile' };
+/** A copy or move waiting for an answer about names that already exist at the destination. */
+export interface Transfer {
+  action: 'copy' | 'rename';
+  items: readonly Target[];
+  /** The destination folder, ending with `/`. */
+  dest: string;
+  /** A cut-and-paste: the clipboard empties once the move is done. */
+  fromClipboard?: boolean;
+}
+
+/** The modal card on screen (product.md §2 'Prompts'). */
+export type Prompt =
+  | { kind: 'help' }
+  | { kind: 'newDir' }
+  | { kind: 'newFile' }
+  | { kind: 'delete'; items: readonly Target[] }
+  | { kind: 'rename'; item: Target }
+  | { kind: 'move' | 'copy'; items: readonly Target[] }
+  | { kind: 'download'; items: readonly Target[] }
+  | { kind: 'info'; items: readonly Target[] }
+  | { kind: 'share'; item: Target }
+  | { kind: 'shareDelete'; item: Target; hash: string }
+  | { kind: 'replaceRename'; transfer: Transfer };
 
 export const promptAtom = atom<Prompt | null>(null);
 

@@ -1,27 +1,32 @@
 import { useTranslation } from 'react-i18next';
-import type { Listing as ListingData, Resource } from '../../api/types';
+import type { Resource } from '../../api/types';
+import { Breadcrumbs } from '../../components/breadcrumbs';
 import { ErrorMessage } from '../../components/error-message';
 import { Spinner } from '../../components/spinner';
-import { Breadcrumbs } from '../../components/breadcrumbs';
 import { filesPath, folderOf } from '../../paths';
 import { FileDetails } from './file-details';
 import { Listing } from './listing';
+import { SelectionBanner } from './selection-banner';
+import { Toolbar } from './toolbar';
+import { useFileActions } from './use-file-actions';
 import { useFilesRequest } from './use-files-request';
+import { useShortcuts } from './use-shortcuts';
 
-function isListing(resource: Resource): resource is ListingData {
-  return resource.isDir && Array.isArray(resource.items);
+function FolderView({ resource, path }: { resource: Resource; path: string }) {
+  const { t } = useTranslation();
+  const empty = (resource.items ?? []).length === 0;
+  return (
+    <>
+      <h1 className="visually-hidden">{resource.name || t('listing.root')}</h1>
+      <SelectionBanner />
+      {/* Keyed by folder: a new folder starts at its first 50 items. */}
+      {empty ? <p className="empty">{t('listing.empty')}</p> : <Listing key={path} />}
+    </>
+  );
 }
 
 function Content({ resource, path }: { resource: Resource; path: string }) {
-  const { t } = useTranslation();
-  if (isListing(resource)) {
-    return (
-      <>
-        <h1 className="visually-hidden">{resource.name || t('listing.root')}</h1>
-        <Listing listing={resource} folder={folderOf(path)} />
-      </>
-    );
-  }
+  if (resource.isDir && Array.isArray(resource.items)) return <FolderView resource={resource} path={path} />;
   return (
     <>
       <h1 className="page-title">{resource.name}</h1>
@@ -30,17 +35,23 @@ function Content({ resource, path }: { resource: Resource; path: string }) {
   );
 }
 
-/** The files route: the folder or file at the route's path, fetched from GET /api/resources. */
+/** The files route: the folder or file at the route's path, with the header actions and keys. */
 export function FilesPage() {
   const { t } = useTranslation();
   const { path, request } = useFilesRequest();
+  const actions = useFileActions();
+  useShortcuts(actions);
   let body;
   if (request?.status === 'error') body = <ErrorMessage status={request.errorStatus} />;
   else if (request?.resource) body = <Content resource={request.resource} path={path} />;
   else body = <Spinner label={t('app.loading')} />;
+  const isFolder = request?.resource?.isDir ?? false;
   return (
     <div className="files">
-      <Breadcrumbs path={folderOf(path)} label={t('listing.breadcrumbs')} rootLabel={t('listing.root')} hrefFor={filesPath} />
+      <div className="files-bar">
+        <Breadcrumbs path={folderOf(path)} label={t('listing.breadcrumbs')} rootLabel={t('listing.root')} hrefFor={filesPath} />
+        {isFolder && <Toolbar actions={actions} />}
+      </div>
       {body}
     </div>
   );

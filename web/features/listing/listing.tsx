@@ -1,60 +1,81 @@
+import { useWindowVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useAtomValue } from 'jotai';
-import { useId } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
-import type { FileInfo, Listing as ListingData } from '../../api/types';
-import { DateTime } from '../../components/date-time';
-import { Icon } from '../../components/icon';
-import { currentLang } from '../../i18n';
-import { formatSize } from '../../lib/format';
-import { filesPath, joinPath } from '../../paths';
-import { nowAtom } from '../../state/clock';
-import { userAtom } from '../../state/session';
+import { itemsAtom } from '../../state/listing';
+import { ListingRow } from './listing-row';
+import { buildRows, columnsFor, type Group, type Row } from './rows';
+import { SortBar } from './sort-bar';
+import { viewModeAtom, type ViewMode } from './state';
+import { useDragMove } from './use-drag-move';
+import { useElementWidth } from './use-element-width';
+import { useListingKeys } from './use-listing-keys';
+import { useSelection } from './use-selection';
+import { useShownCount } from './use-shown-count';
 
-function Row({ item, folder }: { item: FileInfo; folder: string }) {
-  const lang = currentLang();
-  const exact = useAtomValue(userAtom)?.dateFormat ?? false;
-  const now = useAtomValue(nowAtom);
-  return (
-    <li className="item">
-      <Link className="item-name" href={filesPath(joinPath(folder, item.name, item.isDir))}>
-        <Icon name={item.isDir ? 'folder' : 'file'} className={item.isDir ? 'item-icon folder' : 'item-icon'} />
-        <span>{item.name}</span>
-      </Link>
-      <span className="item-size">{item.isDir ? '' : formatSize(item.size, lang)}</span>
-      <DateTime className="item-modified" iso={item.modified} exact={exact} nowMs={now} lang={lang} />
-    </li>
-  );
+const ROW_HEIGHT: Record<ViewMode, number> = { list: 52, mosaic: 76, 'mosaic gallery': 236 };
+const HEADING_HEIGHT = 40;
+
+/** Where the list starts in the page, for the window virtualizer's scroll margin. */
+function useOffsetTop(ref: RefObject<HTMLElement | null>): number {
+  const [top, setTop] = useState(0);
+  // Measured after every render: a banner above the list may come and go. An equal value
+  // does not render again.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (element) setTop(element.getBoundingClientRect().top + window.scrollY);
+  });
+  return top;
 }
 
-function Section({ title, items, folder }: { title: string; items: FileInfo[]; folder: string }) {
-  const id = useId();
-  if (items.length === 0) return null;
-  return (
-    <section className="listing-section" aria-labelledby={id}>
-      <h2 id={id} className="section-title">{title}</h2>
-      <ul className="items">
-        {items.map((item) => <Row key={item.name} item={item} folder={folder} />)}
-      </ul>
-    </section>
-  );
+/** The rows of the folder on screen for the current view and width. */
+function useRows(listRef: RefObject<HTMLElement | null>) {
+  const items = useAtomValue(itemsAtom);
+  const view = useAtomValue(viewModeAtom);
+  const columns = columnsFor(view, useElementWidth(listRef));
+  const [shown, showUpTo] = useShownCount(items.length);
+  const dirs = useMemo(() => items.filter((item) => item.isDir).length, [items]);
+  const rows = useMemo(() => buildRows({ dirs, files: items.length - dirs }, columns, shown), [dirs, items.length, columns, shown]);
+  return { rows, columns, showUpTo, dirs, total: items.length, rowHeight: ROW_HEIGHT[view], view };
 }
 
-/** A folder's items as plain lists, folders first, each name a link into it. */
-export function Listing({ listing, folder }: { listing: ListingData; folder: string }) {
+/**
+ * The folder's items as a `listbox` of two `group`s (ui.md), virtualized against the window: only
+ * about three window heights of rows exist in the page, however large the folder.
+ */
+export function Listing() {
   const { t } = useTranslation();
-  const folders = listing.items.filter((item) => item.isDir);
-  const files = listing.items.filter((item) => !item.isDir);
-  if (listing.items.length === 0) return <p className="empty">{t('listing.empty')}</p>;
+  const listRef = useRef<HTMLDivElement>(null);
+  const { rows, columns, showUpTo, dirs, total, rowHeight, view } = useRows(listRef);
+  const scrollMargin = useOffsetTop(listRef);
+  const virtualizer = useWindowVirtualizer({
+    count: rows.length,
+    estimateSize: (i) => (rows[i]?.kind === 'heading' ? HEADING_HEIGHT : rowHeight),
+    // One window height above and one below the visible one: about three window heights in all.
+    overscan: Math.ceil(window.innerHeight / rowHeight),
+    scrollMargin,
+  });
+  // Row heights and columns change with the view and the width: lay the rows out again.
+  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight, columns]);
+  const selection = useSelection();
+  const drag = useDragMove();
+  const onKeyDown = useListingKeys({ rows, columns, virtualizer, listRef, showUpTo, selection });
+  const handlers = { ...drag.handlers, onClick: (index: number, e: MouseEvent) => selection.click(index, e), onDoubleClick: selection.doubleClick };
+  const row = (v: VirtualItem) => (
+    <ListingRow key={String(v.key)} row={rows[v.index] as Row} place={{ top: v.start - scrollMargin, height: v.size, columns }} drag={drag} handlers={handlers} />
+  );
+  const virtualRows = virtualizer.getVirtualItems();
+  const inGroup = (group: Group) => virtualRows.filter((v) => rows[v.index]?.kind === 'items' && rows[v.index]?.group === group).map(row);
   return (
-    <div className="listing">
-      <div className="listing-columns" aria-hidden="true">
-        <span>{t('listing.name')}</span>
-        <span>{t('listing.size')}</span>
-        <span>{t('listing.modified')}</span>
+    <div className={`listing view-${view.replace(' ', '-')}`}>
+      <SortBar />
+      <div ref={listRef} role="listbox" aria-label={t('listing.label')} aria-multiselectable="true" className="entries"
+        style={{ blockSize: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
+        {virtualRows.filter((v) => rows[v.index]?.kind === 'heading').map(row)}
+        {dirs > 0 && <div role="group" aria-label={t('listing.folders')} className="entry-group">{inGroup('folders')}</div>}
+        {total > dirs && <div role="group" aria-label={t('listing.files')} className="entry-group">{inGroup('files')}</div>}
       </div>
-      <Section title={t('listing.folders')} items={folders} folder={folder} />
-      <Section title={t('listing.files')} items={files} folder={folder} />
     </div>
   );
 }

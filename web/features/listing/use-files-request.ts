@@ -5,12 +5,15 @@ import { usePathname } from 'wouter/use-browser-location';
 import { instanceName, pageTitle } from '../../lib/page-config';
 import { resourcePathFromLocation } from '../../paths';
 import { configAtom } from '../../state/config';
-import { showPromptAtom } from '../../state/prompts';
+import { clearSelectionAtom } from '../../state/listing';
+import { closePromptAtom } from '../../state/prompts';
 import { clearRequestAtom, loadResourceAtom, reloadAtom, requestAtom } from '../../state/request';
+import { anchorAtom, focusIndexAtom } from './state';
 
 /**
  * Keeps requestAtom on the route's path: fetches on every path change and reload, clears the
- * request state on leaving, titles the page with the item's name and opens help on F1.
+ * request state on leaving and titles the page with the item's name. A new path resets the
+ * selection, the multiple mode and the prompt; every fetch resets the selection (product.md §4).
  */
 export function useFilesRequest() {
   const { t } = useTranslation();
@@ -21,27 +24,27 @@ export function useFilesRequest() {
   const reload = useAtomValue(reloadAtom);
   const load = useSetAtom(loadResourceAtom);
   const clear = useSetAtom(clearRequestAtom);
-  const showPrompt = useSetAtom(showPromptAtom);
+  const clearSelection = useSetAtom(clearSelectionAtom);
+  const closePrompt = useSetAtom(closePromptAtom);
+  const setFocus = useSetAtom(focusIndexAtom);
+  const setAnchor = useSetAtom(anchorAtom);
 
   useEffect(() => {
+    closePrompt();
+    clearSelection(true);
+    setFocus(0);
+    setAnchor(null);
+  }, [path, closePrompt, clearSelection, setFocus, setAnchor]);
+  useEffect(() => {
+    clearSelection();
     void load(path);
-  }, [path, reload, load]);
+  }, [path, reload, load, clearSelection]);
   useEffect(() => () => clear(), [clear]);
 
   const name = request.path === path ? (request.resource?.name ?? '') : '';
   useEffect(() => {
     document.title = pageTitle([name, t('titles.files')], instanceName(config));
   }, [name, t, config]);
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent): void => {
-      if (event.key !== 'F1') return;
-      event.preventDefault();
-      showPrompt({ kind: 'help' });
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [showPrompt]);
 
   return { path, request: request.path === path ? request : null };
 }

@@ -1,5 +1,7 @@
 import { atom } from 'jotai';
-import { createItem } from '../../api/resources';
+import { checksum, createItem, getResource, type ChecksumAlgo } from '../../api/resources';
+import { createShare, deleteShare, sharesOf } from '../../api/shares';
+import type { Share } from '../../api/types';
 import { folderOf } from '../../paths';
 import { requestAtom } from '../../state/request';
 
@@ -11,3 +13,42 @@ export const createItemAtom = atom(null, async (get, _set, input: { name: string
   const { path } = get(requestAtom);
   return createItem(path ? folderOf(path) : '/', input.name.trim(), input.isDir);
 });
+
+/** The folder picker of the move and copy prompts: the folder shown and its subfolders. */
+export interface PickerState {
+  path: string;
+  folders: readonly string[] | null;
+  failed: boolean;
+}
+
+export const pickerAtom = atom<PickerState>({ path: '/', folders: null, failed: false });
+
+/** Opens `path` in the folder picker and lists its subfolders. */
+export const openPickerAtom = atom(null, async (get, set, path: string) => {
+  set(pickerAtom, { path, folders: null, failed: false });
+  try {
+    const listing = await getResource(path);
+    const folders = (listing.items ?? []).filter((item) => item.isDir).map((item) => item.name);
+    if (get(pickerAtom).path === path) set(pickerAtom, { path, folders, failed: false });
+  } catch {
+    if (get(pickerAtom).path === path) set(pickerAtom, { path, folders: [], failed: true });
+  }
+});
+
+/** Computes a file's checksum on the server (GET ?checksum=). */
+export const checksumAtom = atom(null, async (_get, _set, { path, algo }: { path: string; algo: ChecksumAlgo }) => checksum(path, algo));
+
+/** Permanent links first, then by expiry, soonest first (product.md §4 'Share prompt'). */
+export function sortLinks(links: readonly Share[]): Share[] {
+  const key = (link: Share): number => (link.expire === 0 ? -Infinity : link.expire);
+  return [...links].sort((a, b) => key(a) - key(b) || 0);
+}
+
+/** The links of one item, sorted for the share prompt. */
+export const loadLinksAtom = atom(null, async (_get, _set, path: string) => sortLinks(await sharesOf(path)));
+
+/** Creates a link for an item. */
+export const createLinkAtom = atom(null, async (_get, _set, { path, link }: { path: string; link: Parameters<typeof createShare>[1] }) => createShare(path, link));
+
+/** Deletes a link. */
+export const deleteLinkAtom = atom(null, async (_get, _set, hash: string) => deleteShare(hash));

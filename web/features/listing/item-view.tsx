@@ -1,0 +1,85 @@
+import { useAtomValue } from 'jotai';
+import { memo, type DragEvent, type MouseEvent } from 'react';
+import { apiUrl } from '../../api/http';
+import { DateTime } from '../../components/date-time';
+import { Icon } from '../../components/icon';
+import { currentLang } from '../../i18n';
+import { formatSize } from '../../lib/format';
+import { apiPaths, withQuery } from '../../paths';
+import { nowAtom } from '../../state/clock';
+import { configAtom } from '../../state/config';
+import type { Item } from '../../state/listing';
+import { userAtom } from '../../state/session';
+import type { ViewMode } from './state';
+
+export interface ItemHandlers {
+  onClick: (index: number, event: MouseEvent) => void;
+  onDoubleClick: (index: number) => void;
+  onDragStart: (index: number, event: DragEvent) => void;
+  onDragEnd: () => void;
+  onDragOver: (index: number, event: DragEvent) => void;
+  onDragLeave: (index: number) => void;
+  onDrop: (index: number, event: DragEvent) => void;
+}
+
+interface ItemViewProps {
+  item: Item;
+  index: number;
+  total: number;
+  view: ViewMode;
+  selected: boolean;
+  focused: boolean;
+  dimmed: boolean;
+  target: boolean;
+  draggable: boolean;
+  handlers: ItemHandlers;
+}
+
+function Thumb({ item, view }: { item: Item; view: ViewMode }) {
+  const config = useAtomValue(configAtom);
+  if (config.EnableThumbs && item.type === 'image') {
+    const src = apiUrl(withQuery(apiPaths.thumb(item.path), { key: item.modified }));
+    // Only rendered rows exist, so only visible items ask for their thumbnail.
+    return <img className="entry-thumb" src={src} alt="" loading="lazy" decoding="async" draggable={false} />;
+  }
+  return <Icon name={item.isDir ? 'folder' : 'file'} className={`entry-icon${item.isDir ? ' folder' : ''}${view === 'mosaic gallery' ? ' large' : ''}`} />;
+}
+
+function classes(props: ItemViewProps): string {
+  return ['entry', props.selected ? 'selected' : '', props.dimmed ? 'dimmed' : '', props.target ? 'drop-target' : ''].filter(Boolean).join(' ');
+}
+
+/** One item of the listing: an `option` named exactly by the item's name (ui.md). */
+export const ItemView = memo(function ItemView(props: ItemViewProps) {
+  const { item, index, handlers } = props;
+  const exact = useAtomValue(userAtom)?.dateFormat ?? false;
+  const now = useAtomValue(nowAtom);
+  const lang = currentLang();
+  return (
+    <div
+      role="option"
+      id={`item-${index}`}
+      className={classes(props)}
+      aria-selected={props.selected}
+      aria-posinset={index + 1}
+      aria-setsize={props.total}
+      aria-label={item.name}
+      data-path={item.path}
+      data-index={index}
+      tabIndex={props.focused ? 0 : -1}
+      draggable={props.draggable}
+      onClick={(e) => handlers.onClick(index, e)}
+      onDoubleClick={() => handlers.onDoubleClick(index)}
+      onDragStart={(e) => handlers.onDragStart(index, e)}
+      onDragEnd={handlers.onDragEnd}
+      onDragOver={(e) => handlers.onDragOver(index, e)}
+      onDragLeave={() => handlers.onDragLeave(index)}
+      onDrop={(e) => handlers.onDrop(index, e)}
+    >
+      <span className="entry-media"><Thumb item={item} view={props.view} /></span>
+      <span className="entry-name" dir="auto">{item.name}</span>
+      <span className="entry-size">{item.isDir ? '—' : formatSize(item.size, lang)}</span>
+      <DateTime className="entry-modified" iso={item.modified} exact={exact} nowMs={now} lang={lang} />
+    </div>
+  );
+});

@@ -1,0 +1,90 @@
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
+import { apiUrl } from '../../api/http';
+import { startDownload } from '../../lib/download';
+import { failureText } from '../../lib/notice';
+import { apiPaths } from '../../paths';
+import type { PermissionsWire } from '@contract/user';
+import { clipboardAtom, type Clipboard } from '../../state/clipboard';
+import { transferAtom } from '../../state/file-ops';
+import { folderAtom, multipleAtom, selectedItemsAtom, type Target } from '../../state/listing';
+import { notifyAtom } from '../../state/notices';
+import { showPromptAtom } from '../../state/prompts';
+import { userAtom } from '../../state/session';
+
+const toTarget = ({ path, name, isDir }: Target): Target => ({ path, name, isDir });
+
+/** What the user may do at all (shown), then what applies to the selection (enabled). */
+function abilities(perm: PermissionsWire | undefined, count: number, clipboard: Clipboard | null) {
+  const has = {
+    download: perm?.download ?? false,
+    share: (perm?.share ?? false) && (perm?.download ?? false),
+    rename: perm?.rename ?? false,
+    copy: perm?.create ?? false,
+    move: perm?.rename ?? false,
+    delete: perm?.delete ?? false,
+  };
+  const can = {
+    download: has.download,
+    share: has.share && count === 1,
+    rename: has.rename && count === 1,
+    copy: has.copy && count >= 1,
+    move: has.move && count >= 1,
+    delete: has.delete && count >= 1,
+    paste: clipboard !== null && (clipboard.key === 'x' ? has.move : has.copy),
+  };
+  return { has, can };
+}
+
+/**
+ * The file actions of the header and the keyboard, each with whether it applies now (product.md
+ * §2: delete needs 1+ selected items, rename and share exactly 1, move and copy 1+; each needs its
+ * permission).
+ */
+export function useFileActions() {
+  const user = useAtomValue(userAtom);
+  const selected = useAtomValue(selectedItemsAtom);
+  const folder = useAtomValue(folderAtom) ?? '/';
+  const [multiple, setMultiple] = useAtom(multipleAtom);
+  const [clipboard, setClipboard] = useAtom(clipboardAtom);
+  const showPrompt = useSetAtom(showPromptAtom);
+  const transfer = useSetAtom(transferAtom);
+  const notify = useSetAtom(notifyAtom);
+  const perm = user?.perm;
+  const count = selected.length;
+  const items = selected.map(toTarget);
+  const first = items[0];
+
+  const { has, can } = abilities(perm, count, clipboard);
+
+  const download = (): void => {
+    // One file downloads directly; several items or none (the folder) ask for a format.
+    if (count === 1 && first && !first.isDir) startDownload(apiUrl(apiPaths.raw(first.path)));
+    else showPrompt({ kind: 'download', items });
+  };
+
+  const paste = (): void => {
+    if (!clipboard || !can.paste) return;
+    const action = clipboard.key === 'x' ? 'rename' : 'copy';
+    transfer({ transfer: { action, items: clipboard.items, dest: folder, fromClipboard: true } })
+      .catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }));
+  };
+
+  return {
+    has,
+    can,
+    count,
+    multiple,
+    toggleMultiple: () => setMultiple(!multiple),
+    download,
+    info: () => showPrompt({ kind: 'info', items }),
+    share: () => first && can.share && showPrompt({ kind: 'share', item: first }),
+    rename: () => first && can.rename && showPrompt({ kind: 'rename', item: first }),
+    copy: () => can.copy && showPrompt({ kind: 'copy', items }),
+    move: () => can.move && showPrompt({ kind: 'move', items }),
+    remove: () => can.delete && showPrompt({ kind: 'delete', items }),
+    copyToClipboard: (key: 'c' | 'x') => count > 0 && setClipboard({ key, items, path: folder }),
+    paste,
+  };
+}
+
+export type FileActions = ReturnType<typeof useFileActions>;

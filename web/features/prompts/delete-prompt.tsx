@@ -1,0 +1,31 @@
+import { useSetAtom } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../components/dialog';
+import { failureText } from '../../lib/notice';
+import { deleteItemsAtom } from '../../state/file-ops';
+import type { Target } from '../../state/listing';
+import { notifyAtom } from '../../state/notices';
+
+/** Delete: confirmed with the Delete button or Enter; the listing reloads, also after a failure. */
+export function DeletePrompt({ items, onClose }: { items: readonly Target[]; onClose: () => void }) {
+  const { t } = useTranslation();
+  const remove = useSetAtom(deleteItemsAtom);
+  const notify = useSetAtom(notifyAtom);
+  const confirm = (): void => {
+    onClose();
+    remove(items).catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }));
+  };
+  const first = items[0];
+  return (
+    <Dialog title={t('prompts.deleteTitle')} onClose={onClose} onSubmit={confirm}
+      actions={
+        <>
+          <button type="button" className="button" onClick={onClose}>{t('prompts.cancel')}</button>
+          <button type="submit" className="button button-danger" data-autofocus>{t('actions.delete')}</button>
+        </>
+      }>
+      <p>{items.length === 1 && first ? t('prompts.deleteOne', { name: first.name }) : t('prompts.deleteMany', { count: items.length })}</p>
+      <p className="field-help">{t('prompts.deleteHint')}</p>
+    </Dialog>
+  );
+}

@@ -14,6 +14,8 @@ export async function initI18n(code: LocaleCode): Promise<void> {
     // Our codes are lower case (pt-br, zh-cn); i18next would otherwise rewrite them to pt-BR.
     lowerCaseLng: true,
     load: 'currentOnly',
+    // No sponsor message in the console of every visitor.
+    showSupportNotice: false,
   });
   await changeLocale(code);
 }

@@ -2,6 +2,7 @@ import { atom } from 'jotai';
 import { getResource } from '../api/resources';
 import type { Resource } from '../api/types';
 import { statusOf } from '../lib/errors';
+import { nowAtom } from './clock';
 
 export interface RequestState {
   /** The user path the files route asked for ('' before the first request). */
@@ -31,6 +32,9 @@ export const loadResourceAtom = atom(null, async (get, set, path: string) => {
   try {
     const resource = await getResource(path);
     if (get(requestAtom).path === path) set(requestAtom, { path, status: 'ready', resource, errorStatus: 0 });
+    // Relative dates are measured from now, not from the last minute tick: a file saved a moment
+    // ago reads 'now', never 'in 2 seconds'.
+    set(nowAtom, Date.now());
   } catch (error) {
     if (get(requestAtom).path === path) {
       set(requestAtom, { path, status: 'error', resource: null, errorStatus: statusOf(error) });

@@ -18,7 +18,6 @@ function FolderView({ resource, path }: { resource: Resource; path: string }) {
   return (
     <>
       <h1 className="visually-hidden">{resource.name || t('listing.root')}</h1>
-      <SelectionBanner />
       {/* Keyed by folder: a new folder starts at its first 50 items. */}
       {empty ? <p className="empty">{t('listing.empty')}</p> : <Listing key={path} />}
     </>
@@ -50,7 +49,13 @@ export function FilesPage() {
     <div className="files">
       <div className="files-bar">
         <Breadcrumbs path={folderOf(path)} label={t('listing.breadcrumbs')} rootLabel={t('listing.root')} hrefFor={filesPath} />
-        {isFolder && <Toolbar actions={actions} />}
+        {isFolder && (
+          <div className="files-tools">
+            {/* In the bar, not above the list: selecting must not move the items under the pointer. */}
+            <SelectionBanner />
+            <Toolbar actions={actions} />
+          </div>
+        )}
       </div>
       {body}
     </div>

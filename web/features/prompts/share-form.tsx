@@ -38,7 +38,7 @@ export function ShareForm({ item, onCreated, onCancel }: { item: Target; onCreat
   };
 
   return (
-    <Dialog title={t('shareDialog.title')} onClose={onCancel} onSubmit={submit}
+    <Dialog title={t('shareDialog.title')} onClose={onCancel} onSubmit={submit} className="dialog-wide"
       actions={
         <>
           <button type="button" className="button" onClick={onCancel}>{t('prompts.cancel')}</button>

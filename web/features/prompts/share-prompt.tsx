@@ -2,9 +2,9 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Share } from '../../api/types';
-import { DateTime } from '../../components/date-time';
 import { Dialog } from '../../components/dialog';
 import { currentLang } from '../../i18n';
+import { formatDateTime, formatRelative } from '../../lib/format';
 import { failureText } from '../../lib/notice';
 import { sharePath, withBase } from '../../paths';
 import { nowAtom } from '../../state/clock';
@@ -33,7 +33,11 @@ function LinkRow({ link, item }: { link: Share; item: Target }) {
       <div className="share-link-text">
         <a href={url} target="_blank" rel="noopener noreferrer" className="mono" dir="ltr">{url}</a>
         <span className="field-help">
-          {link.expire === 0 ? t('shares.permanent') : <DateTime iso={new Date(link.expire * 1000).toISOString()} exact={false} nowMs={now} lang={currentLang()} />}
+          {link.expire === 0 ? t('shares.permanent') : (
+            <time dateTime={new Date(link.expire * 1000).toISOString()} title={formatDateTime(new Date(link.expire * 1000).toISOString(), currentLang())}>
+              {t('shareDialog.expires', { when: formatRelative(link.expire, now, currentLang()) })}
+            </time>
+          )}
           {link.hasPassword && <> · {t('shareDialog.protected')}</>}
         </span>
       </div>
@@ -72,7 +76,7 @@ export function SharePrompt({ item, onClose }: { item: Target; onClose: () => vo
     return <ShareForm item={item} onCreated={refresh} onCancel={() => (links.length === 0 ? onClose() : setCreating(false))} />;
   }
   return (
-    <Dialog title={t('shareDialog.title')} onClose={onClose}
+    <Dialog title={t('shareDialog.title')} onClose={onClose} className="dialog-wide"
       actions={
         <>
           <button type="button" className="button" onClick={onClose}>{t('prompts.close')}</button>

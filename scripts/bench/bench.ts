@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { archiveBenchmark } from './archive';
 import { downloadBenchmark } from './download';
+import { filesScreenBenchmark } from './files-screen';
 import { listingBenchmark } from './listing';
 import { m1Benchmark } from './m1-executable';
 import type { Benchmark, Figure } from './measure';
@@ -20,6 +21,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   searchBenchmark,
   uploadBenchmark,
   thumbsBenchmark,
+  filesScreenBenchmark,
 ];
 
 function format(value: number, unit: Figure['unit']): string {

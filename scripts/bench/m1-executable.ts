@@ -1,11 +1,10 @@
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { chromium, type Page } from 'playwright-core';
+import { loadedGzip } from './browser';
 import { freePort, median, rssOf, sleep, startUntil200, stop, timeToExit, type Benchmark, type Figure } from './measure';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -62,54 +61,11 @@ async function bareHttpRss(): Promise<number> {
   return rss;
 }
 
-function gzipBytesOf(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    request(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => (bytes += c.length));
-      res.on('end', () => resolve(bytes));
-    }).on('error', reject).end();
-  });
-}
-
-type PageVisit = (page: Page, port: number) => Promise<void>;
-
-/**
- * The gzip bytes of the JS and CSS that `visit` makes the browser load, minus what `before` had
- * already loaded: a page's first load, or what one more screen adds (its lazy chunks).
- */
-async function loadedGzip(argsFor: (port: number) => string[], visits: { before?: PageVisit; visit: PageVisit }): Promise<number> {
-  const port = await freePort();
-  const run = await startUntil200(EXECUTABLE, argsFor(port), { url: `http://127.0.0.1:${port}/health`, env: { HOME: tmpdir() }, cwd: tmpdir() });
-  const profile = await mkdtemp(join(tmpdir(), 'filemgr-bench-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  try {
-    const page = context.pages()[0] ?? (await context.newPage());
-    const urls = new Set<string>();
-    page.on('response', (res) => {
-      if (['script', 'stylesheet'].includes(res.request().resourceType())) urls.add(res.url());
-    });
-    await visits.before?.(page, port);
-    const seen = new Set(urls);
-    await visits.visit(page, port);
-    const sizes = await Promise.all([...urls].filter((u) => !seen.has(u)).map(gzipBytesOf));
-    return sizes.reduce((a, b) => a + b, 0);
-  } finally {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
-    await stop(run.child);
-  }
-}
-
 /** The JS and CSS a signed-out visitor's first page (the login page) loads. */
 function loginPageGzip(box: Sandbox): Promise<number> {
   return loadedGzip(box.args, {
-    visit: async (page, port) => {
-      await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'networkidle' });
+    visit: async (page, origin) => {
+      await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
     },
   });
 }
@@ -120,8 +76,8 @@ async function settingsChunkGzip(): Promise<number> {
   await mkdir(join(dir, 'root'));
   try {
     return await loadedGzip((port) => ['--port', String(port), '--root', join(dir, 'root'), '--database', join(dir, 'filemgr.json'), '--noauth'], {
-      before: async (page, port) => {
-        await page.goto(`http://127.0.0.1:${port}/files/`, { waitUntil: 'networkidle' });
+      before: async (page, origin) => {
+        await page.goto(`${origin}/files/`, { waitUntil: 'networkidle' });
       },
       visit: async (page) => {
         await page.getByRole('link', { name: 'Settings' }).click();

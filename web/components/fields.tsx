@@ -46,18 +46,21 @@ function validity(valid: boolean | undefined): string {
   return valid ? ' input-valid' : ' input-invalid';
 }
 
-/** A labelled text input with an optional hint under it. */
+/**
+ * A labelled text input with an optional hint under it. The hint is outside the <label>, so the
+ * field's accessible name is the label alone (ui.md) and the hint is its description.
+ */
 export function TextField({ label, value, onChange, help, mono, valid, ...rest }: TextFieldProps) {
-  const helpId = useId();
+  const id = useId();
   return (
-    <label className="field">
-      <span className="field-label">{label}</span>
+    <div className="field">
+      <label className="field-label" htmlFor={id}>{label}</label>
       {/* Paths and commands read left to right, also in a right-to-left language. */}
-      <input dir={mono ? 'ltr' : undefined} {...rest} className={`input${mono ? ' mono' : ''}${validity(valid)}`} value={value}
-        aria-invalid={valid === undefined ? undefined : !valid} aria-describedby={help ? helpId : undefined}
+      <input id={id} dir={mono ? 'ltr' : undefined} {...rest} className={`input${mono ? ' mono' : ''}${validity(valid)}`} value={value}
+        aria-invalid={valid === undefined ? undefined : !valid} aria-describedby={help ? `${id}-help` : undefined}
         onChange={(e) => onChange(e.target.value)} />
-      {help && <span id={helpId} className="field-help">{help}</span>}
-    </label>
+      {help && <span id={`${id}-help`} className="field-help">{help}</span>}
+    </div>
   );
 }
 
@@ -71,15 +74,15 @@ interface SelectFieldProps {
 
 /** A labelled select (a combobox named by its label). */
 export function SelectField({ label, value, onChange, help, children }: SelectFieldProps) {
-  const helpId = useId();
+  const id = useId();
   return (
-    <label className="field">
-      <span className="field-label">{label}</span>
-      <select className="input" value={value} aria-describedby={help ? helpId : undefined} onChange={(e) => onChange(e.target.value)}>
+    <div className="field">
+      <label className="field-label" htmlFor={id}>{label}</label>
+      <select id={id} className="input" value={value} aria-describedby={help ? `${id}-help` : undefined} onChange={(e) => onChange(e.target.value)}>
         {children}
       </select>
-      {help && <span id={helpId} className="field-help">{help}</span>}
-    </label>
+      {help && <span id={`${id}-help`} className="field-help">{help}</span>}
+    </div>
   );
 }
 

@@ -1,6 +1,20 @@
 // IEC symbols (base 1024), the same in every language: "7 B", "4 KiB", "1.5 GiB".
 const SIZE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
 
+// Intl formatters are costly to build and a listing formats many values: one per language.
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+
+function cached<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let found = cache.get(key);
+  if (!found) {
+    found = make();
+    cache.set(key, found);
+  }
+  return found;
+}
+
 /** A byte count with the locale's digits and an IEC unit in steps of 1024 ("1.5 MiB", "1,5 MiB"). */
 export function formatSize(bytes: number, lang: string): string {
   let value = Math.max(0, bytes);
@@ -9,7 +23,7 @@ export function formatSize(bytes: number, lang: string): string {
     value /= 1024;
     unit += 1;
   }
-  const digits = new Intl.NumberFormat(lang, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
+  const digits = cached(numberFormats, `${lang}|${unit === 0 ? 0 : 1}`, () => new Intl.NumberFormat(lang, { maximumFractionDigits: unit === 0 ? 0 : 1 })).format(value);
   // A no-break space keeps the number and its unit on one line.
   return `${digits}\u00a0${SIZE_UNITS[unit]}`;
 }
@@ -18,7 +32,7 @@ export function formatSize(bytes: number, lang: string): string {
 export function formatDateTime(iso: string, lang: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return cached(dateFormats, lang, () => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' })).format(date);
 }
 
 /** The share of `used` in `total` as a whole percentage between 0 and 100. */
@@ -40,5 +54,5 @@ const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
 export function formatRelative(unixSeconds: number, nowMs: number, lang: string): string {
   const delta = unixSeconds - Math.round(nowMs / 1000);
   const [unit, size] = RELATIVE_STEPS.find(([, s]) => Math.abs(delta) >= s) ?? ['second', 1];
-  return new Intl.RelativeTimeFormat(lang, { numeric: 'auto' }).format(Math.round(delta / size), unit);
+  return cached(relativeFormats, lang, () => new Intl.RelativeTimeFormat(lang, { numeric: 'auto' })).format(Math.round(delta / size), unit);
 }

@@ -1,6 +1,5 @@
 import { atom } from 'jotai';
 import type { FileInfo } from '../api/types';
-import { joinPath } from '../paths';
 import { requestAtom } from './request';
 
 /** An item of the listing as the actions need it: where it is and what it is. */
@@ -10,8 +9,18 @@ export interface Target {
   isDir: boolean;
 }
 
-/** A listing item with its user path (folders end with `/`, as the API and ui.md's data-path want). */
-export type Item = FileInfo & { path: string };
+/** A listing item as the API sends it; `itemPath` gives its user path. */
+export type Item = FileInfo;
+
+/** The item's user path; a folder's ends with `/`, as ui.md's data-path and the API want. */
+export function itemPath(item: Item): string {
+  return item.isDir && !item.path.endsWith('/') ? `${item.path}/` : item.path;
+}
+
+/** What the actions need of an item. */
+export function targetOf(item: Item): Target {
+  return { path: itemPath(item), name: item.name, isDir: item.isDir };
+}
 
 const EMPTY: readonly Item[] = [];
 
@@ -24,14 +33,16 @@ export const folderAtom = atom((get) => {
 
 /**
  * The items in display order: folders, then files, each group in the server's order (api.md §5.6:
- * the server sorts; the UI only splits the groups).
+ * the server sorts; the UI only splits the groups). The items themselves are not copied: a folder
+ * of 100,000 entries is held once.
  */
 export const itemsAtom = atom<readonly Item[]>((get) => {
-  const folder = get(folderAtom);
-  const items = get(requestAtom).resource?.items;
-  if (folder === null || !items) return EMPTY;
-  const withPath = (item: FileInfo): Item => ({ ...item, path: joinPath(folder, item.name, item.isDir) });
-  return [...items.filter((i) => i.isDir).map(withPath), ...items.filter((i) => !i.isDir).map(withPath)];
+  const items = get(folderAtom) === null ? undefined : get(requestAtom).resource?.items;
+  if (!items) return EMPTY;
+  const dirs: Item[] = [];
+  const files: Item[] = [];
+  for (const item of items) (item.isDir ? dirs : files).push(item);
+  return dirs.length === 0 ? files : files.length === 0 ? dirs : dirs.concat(files);
 });
 
 /** The names selected in the folder on screen. */

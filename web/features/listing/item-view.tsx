@@ -8,7 +8,7 @@ import { formatSize } from '../../lib/format';
 import { apiPaths, withQuery } from '../../paths';
 import { nowAtom } from '../../state/clock';
 import { configAtom } from '../../state/config';
-import type { Item } from '../../state/listing';
+import { itemPath, type Item } from '../../state/listing';
 import { userAtom } from '../../state/session';
 import type { ViewMode } from './state';
 
@@ -64,7 +64,7 @@ export const ItemView = memo(function ItemView(props: ItemViewProps) {
       aria-posinset={index + 1}
       aria-setsize={props.total}
       aria-label={item.name}
-      data-path={item.path}
+      data-path={itemPath(item)}
       data-index={index}
       tabIndex={props.focused ? 0 : -1}
       draggable={props.draggable}

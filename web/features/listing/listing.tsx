@@ -3,8 +3,9 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { itemsAtom } from '../../state/listing';
+import type { ItemHandlers } from './item-view';
 import { ListingRow } from './listing-row';
-import { buildRows, columnsFor, type Group, type Row } from './rows';
+import { columnsFor, layoutRows, type Group, type Row } from './rows';
 import { SortBar } from './sort-bar';
 import { viewModeAtom, type ViewMode } from './state';
 import { useDragMove } from './use-drag-move';
@@ -29,6 +30,26 @@ function useOffsetTop(ref: RefObject<HTMLElement | null>): number {
   return top;
 }
 
+/**
+ * Item event handlers that never change identity, calling the latest selection and drag logic:
+ * an item re-renders only when its own state changes, not on every scroll step of the list.
+ */
+function useStableHandlers(selection: ReturnType<typeof useSelection>, drag: ReturnType<typeof useDragMove>['handlers']): ItemHandlers {
+  const latest = useRef({ selection, drag });
+  useLayoutEffect(() => {
+    latest.current = { selection, drag };
+  });
+  return useMemo<ItemHandlers>(() => ({
+    onClick: (index: number, e: MouseEvent) => latest.current.selection.click(index, e),
+    onDoubleClick: (index: number) => latest.current.selection.doubleClick(index),
+    onDragStart: (index, e) => latest.current.drag.onDragStart(index, e),
+    onDragEnd: () => latest.current.drag.onDragEnd(),
+    onDragOver: (index, e) => latest.current.drag.onDragOver(index, e),
+    onDragLeave: (index) => latest.current.drag.onDragLeave(index),
+    onDrop: (index, e) => latest.current.drag.onDrop(index, e),
+  }), []);
+}
+
 /** The rows of the folder on screen for the current view and width. */
 function useRows(listRef: RefObject<HTMLElement | null>) {
   const items = useAtomValue(itemsAtom);
@@ -36,8 +57,8 @@ function useRows(listRef: RefObject<HTMLElement | null>) {
   const columns = columnsFor(view, useElementWidth(listRef));
   const [shown, showUpTo] = useShownCount(items.length);
   const dirs = useMemo(() => items.filter((item) => item.isDir).length, [items]);
-  const rows = useMemo(() => buildRows({ dirs, files: items.length - dirs }, columns, shown), [dirs, items.length, columns, shown]);
-  return { rows, columns, showUpTo, dirs, total: items.length, rowHeight: ROW_HEIGHT[view], view };
+  const layout = useMemo(() => layoutRows({ dirs, files: items.length - dirs }, columns, shown), [dirs, items.length, columns, shown]);
+  return { layout, columns, showUpTo, dirs, total: items.length, rowHeight: ROW_HEIGHT[view], view };
 }
 
 /**
@@ -47,11 +68,11 @@ function useRows(listRef: RefObject<HTMLElement | null>) {
 export function Listing() {
   const { t } = useTranslation();
   const listRef = useRef<HTMLDivElement>(null);
-  const { rows, columns, showUpTo, dirs, total, rowHeight, view } = useRows(listRef);
+  const { layout, columns, showUpTo, dirs, total, rowHeight, view } = useRows(listRef);
   const scrollMargin = useOffsetTop(listRef);
   const virtualizer = useWindowVirtualizer({
-    count: rows.length,
-    estimateSize: (i) => (rows[i]?.kind === 'heading' ? HEADING_HEIGHT : rowHeight),
+    count: layout.count,
+    estimateSize: (i) => (layout.rowAt(i)?.kind === 'heading' ? HEADING_HEIGHT : rowHeight),
     // One window height above and one below the visible one: about three window heights in all.
     overscan: Math.ceil(window.innerHeight / rowHeight),
     scrollMargin,
@@ -60,19 +81,22 @@ export function Listing() {
   useEffect(() => virtualizer.measure(), [virtualizer, rowHeight, columns]);
   const selection = useSelection();
   const drag = useDragMove();
-  const onKeyDown = useListingKeys({ rows, columns, virtualizer, listRef, showUpTo, selection });
-  const handlers = { ...drag.handlers, onClick: (index: number, e: MouseEvent) => selection.click(index, e), onDoubleClick: selection.doubleClick };
+  const onKeyDown = useListingKeys({ layout, columns, virtualizer, listRef, showUpTo, selection });
+  const handlers = useStableHandlers(selection, drag.handlers);
   const row = (v: VirtualItem) => (
-    <ListingRow key={String(v.key)} row={rows[v.index] as Row} place={{ top: v.start - scrollMargin, height: v.size, columns }} drag={drag} handlers={handlers} />
+    <ListingRow key={String(v.key)} row={layout.rowAt(v.index) as Row} place={{ top: v.start - scrollMargin, height: v.size, columns }} drag={drag} handlers={handlers} />
   );
   const virtualRows = virtualizer.getVirtualItems();
-  const inGroup = (group: Group) => virtualRows.filter((v) => rows[v.index]?.kind === 'items' && rows[v.index]?.group === group).map(row);
+  const inGroup = (group: Group) => virtualRows.filter((v) => {
+    const r = layout.rowAt(v.index);
+    return r?.kind === 'items' && r.group === group;
+  }).map(row);
   return (
     <div className={`listing view-${view.replace(' ', '-')}`}>
       <SortBar />
       <div ref={listRef} role="listbox" aria-label={t('listing.label')} aria-multiselectable="true" className="entries"
         style={{ blockSize: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
-        {virtualRows.filter((v) => rows[v.index]?.kind === 'heading').map(row)}
+        {virtualRows.filter((v) => layout.rowAt(v.index)?.kind === 'heading').map(row)}
         {dirs > 0 && <div role="group" aria-label={t('listing.folders')} className="entry-group">{inGroup('folders')}</div>}
         {total > dirs && <div role="group" aria-label={t('listing.files')} className="entry-group">{inGroup('files')}</div>}
       </div>

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildRows, columnsFor, rowOfItem } from './rows';
+import { columnsFor, layoutRows, type Layout } from './rows';
 
-describe('buildRows', () => {
+const all = (layout: Layout) => Array.from({ length: layout.count }, (_, i) => layout.rowAt(i));
+
+describe('layoutRows', () => {
   it('puts a heading before each non-empty group and one item a row in the list', () => {
-    expect(buildRows({ dirs: 2, files: 1 }, 1, 50)).toEqual([
+    expect(all(layoutRows({ dirs: 2, files: 1 }, 1, 50))).toEqual([
       { kind: 'heading', group: 'folders' },
       { kind: 'items', group: 'folders', start: 0, end: 1 },
       { kind: 'items', group: 'folders', start: 1, end: 2 },
@@ -13,7 +15,7 @@ describe('buildRows', () => {
   });
 
   it('fills rows of several columns and never mixes the groups', () => {
-    expect(buildRows({ dirs: 3, files: 2 }, 2, 50)).toEqual([
+    expect(all(layoutRows({ dirs: 3, files: 2 }, 2, 50))).toEqual([
       { kind: 'heading', group: 'folders' },
       { kind: 'items', group: 'folders', start: 0, end: 2 },
       { kind: 'items', group: 'folders', start: 2, end: 3 },
@@ -23,17 +25,25 @@ describe('buildRows', () => {
   });
 
   it('lays out only the first `shown` items', () => {
-    expect(buildRows({ dirs: 1, files: 100 }, 1, 3)).toHaveLength(1 + 1 + 1 + 2);
-    expect(buildRows({ dirs: 0, files: 0 }, 1, 50)).toEqual([]);
-    expect(buildRows({ dirs: 60, files: 0 }, 1, 50).at(-1)).toEqual({ kind: 'items', group: 'folders', start: 49, end: 50 });
+    expect(layoutRows({ dirs: 1, files: 100 }, 1, 3).count).toBe(1 + 1 + 1 + 2);
+    expect(layoutRows({ dirs: 0, files: 0 }, 1, 50).count).toBe(0);
+    const sixty = layoutRows({ dirs: 60, files: 0 }, 1, 50);
+    expect(sixty.rowAt(sixty.count - 1)).toEqual({ kind: 'items', group: 'folders', start: 49, end: 50 });
+    expect(sixty.rowAt(sixty.count)).toBeUndefined();
   });
 
-  it('finds the row of an item', () => {
-    const rows = buildRows({ dirs: 3, files: 2 }, 2, 50);
-    expect(rowOfItem(rows, 0)).toBe(1);
-    expect(rowOfItem(rows, 2)).toBe(2);
-    expect(rowOfItem(rows, 4)).toBe(4);
-    expect(rowOfItem(rows, 9)).toBe(-1);
+  it('finds the row of an item, or -1 when it is not laid out', () => {
+    const layout = layoutRows({ dirs: 3, files: 2 }, 2, 50);
+    expect([0, 2, 3, 4, 9].map(layout.rowOfItem)).toEqual([1, 2, 4, 4, -1]);
+    expect(layoutRows({ dirs: 0, files: 100 }, 1, 50).rowOfItem(60)).toBe(-1);
+    expect(layoutRows({ dirs: 0, files: 100 }, 1, 50).rowOfItem(49)).toBe(50);
+  });
+
+  it('handles a folder of 100,000 entries without building its rows', () => {
+    const layout = layoutRows({ dirs: 10, files: 99_990 }, 4, 100_000);
+    expect(layout.count).toBe(1 + 3 + 1 + 24_998);
+    expect(layout.rowAt(layout.count - 1)).toEqual({ kind: 'items', group: 'files', start: 99_998, end: 100_000 });
+    expect(layout.rowOfItem(99_999)).toBe(layout.count - 1);
   });
 });
 

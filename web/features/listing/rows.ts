@@ -1,4 +1,5 @@
 // The virtual rows of the listing: a heading per group, then the group's items, `columns` a row.
+// Computed, never stored: a folder of 100,000 entries needs no 100,000 row objects.
 
 export type Group = 'folders' | 'files';
 
@@ -7,23 +8,43 @@ export type Row =
   /** Items `start` to `end` (exclusive), as indexes into the display order. */
   | { kind: 'items'; group: Group; start: number; end: number };
 
-/** Rows for `dirs` folders then `files` files, of which only the first `shown` are laid out. */
-export function buildRows({ dirs, files }: { dirs: number; files: number }, columns: number, shown: number): Row[] {
-  const rows: Row[] = [];
-  const add = (group: Group, from: number, count: number): void => {
-    const end = Math.min(from + count, shown);
-    if (end <= from) return;
-    rows.push({ kind: 'heading', group });
-    for (let start = from; start < end; start += columns) rows.push({ kind: 'items', group, start, end: Math.min(start + columns, end) });
-  };
-  add('folders', 0, dirs);
-  add('files', dirs, files);
-  return rows;
+export interface Layout {
+  /** How many rows there are. */
+  count: number;
+  rowAt: (row: number) => Row | undefined;
+  /** The row holding item `index`, or -1 when it is not laid out (yet). */
+  rowOfItem: (index: number) => number;
 }
 
-/** The row holding item `index`. */
-export function rowOfItem(rows: readonly Row[], index: number): number {
-  return rows.findIndex((row) => row.kind === 'items' && index >= row.start && index < row.end);
+/** Rows for `dirs` folders then `files` files, of which only the first `shown` are laid out. */
+export function layoutRows({ dirs, files }: { dirs: number; files: number }, columns: number, shown: number): Layout {
+  const shownDirs = Math.min(dirs, shown);
+  const shownFiles = Math.min(files, Math.max(0, shown - dirs));
+  const dirRows = Math.ceil(shownDirs / columns);
+  const fileRows = Math.ceil(shownFiles / columns);
+  const filesAt = shownDirs > 0 ? 1 + dirRows : 0;
+  const count = filesAt + (shownFiles > 0 ? 1 + fileRows : 0);
+
+  const rowAt = (row: number): Row | undefined => {
+    if (row < 0 || row >= count) return undefined;
+    const inFiles = row >= filesAt;
+    const group: Group = inFiles ? 'files' : 'folders';
+    const local = inFiles ? row - filesAt : row;
+    if (local === 0) return { kind: 'heading', group };
+    const first = inFiles ? dirs : 0;
+    const last = inFiles ? dirs + shownFiles : shownDirs;
+    const start = first + (local - 1) * columns;
+    return { kind: 'items', group, start, end: Math.min(start + columns, last) };
+  };
+
+  const rowOfItem = (index: number): number => {
+    if (index < 0) return -1;
+    if (index < dirs) return index < shownDirs ? 1 + Math.floor(index / columns) : -1;
+    const local = index - dirs;
+    return local < shownFiles ? filesAt + 1 + Math.floor(local / columns) : -1;
+  };
+
+  return { count, rowAt, rowOfItem };
 }
 
 /** How many items a row of the listing holds: 1 in the list, as many 280 px columns as fit otherwise. */

@@ -2,7 +2,7 @@ import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useState, type DragEvent } from 'react';
 import { failureText } from '../../lib/notice';
 import { transferAtom } from '../../state/file-ops';
-import { itemsAtom, selectedAtom } from '../../state/listing';
+import { itemPath, itemsAtom, selectedAtom, targetOf } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
 import { userAtom } from '../../state/session';
 
@@ -57,8 +57,8 @@ export function useDragMove() {
     if (!accepts(index) || !dest || !names) return;
     event.preventDefault();
     reset();
-    const moving = items.filter((item) => names.has(item.name));
-    transfer({ transfer: { action: 'rename', items: moving, dest: dest.path } }).catch((error: unknown) => {
+    const moving = items.filter((item) => names.has(item.name)).map(targetOf);
+    transfer({ transfer: { action: 'rename', items: moving, dest: itemPath(dest) } }).catch((error: unknown) => {
       notify({ kind: 'error', message: failureText(error) });
     });
   };

@@ -6,12 +6,11 @@ import { apiPaths } from '../../paths';
 import type { PermissionsWire } from '@contract/user';
 import { clipboardAtom, type Clipboard } from '../../state/clipboard';
 import { transferAtom } from '../../state/file-ops';
-import { folderAtom, multipleAtom, selectedItemsAtom, type Target } from '../../state/listing';
+import { folderAtom, multipleAtom, selectedItemsAtom, targetOf } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
 import { showPromptAtom } from '../../state/prompts';
 import { userAtom } from '../../state/session';
 
-const toTarget = ({ path, name, isDir }: Target): Target => ({ path, name, isDir });
 
 /** What the user may do at all (shown), then what applies to the selection (enabled). */
 function abilities(perm: PermissionsWire | undefined, count: number, clipboard: Clipboard | null) {
@@ -51,7 +50,7 @@ export function useFileActions() {
   const notify = useSetAtom(notifyAtom);
   const perm = user?.perm;
   const count = selected.length;
-  const items = selected.map(toTarget);
+  const items = selected.map(targetOf);
   const first = items[0];
 
   const { has, can } = abilities(perm, count, clipboard);

@@ -2,12 +2,12 @@ import type { Virtualizer } from '@tanstack/react-virtual';
 import { useAtom, useAtomValue } from 'jotai';
 import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 import { itemsAtom } from '../../state/listing';
-import { rowOfItem, type Row } from './rows';
+import type { Layout } from './rows';
 import { anchorAtom, focusIndexAtom } from './state';
 import type { useSelection } from './use-selection';
 
 interface KeysInput {
-  rows: readonly Row[];
+  layout: Layout;
   columns: number;
   virtualizer: Virtualizer<Window, Element>;
   listRef: RefObject<HTMLDivElement | null>;
@@ -32,17 +32,24 @@ function moveOf(key: string, columns: number, rtl: boolean): number | 'home' | '
  * Keyboard inside the listbox over every item, rendered or not: arrows and Home/End move the focus
  * and select (Shift extends from the anchor, Ctrl/Cmd only moves), Space toggles, Enter opens.
  */
-export function useListingKeys({ rows, columns, virtualizer, listRef, showUpTo, selection }: KeysInput) {
+export function useListingKeys({ layout, columns, virtualizer, listRef, showUpTo, selection }: KeysInput) {
   const items = useAtomValue(itemsAtom);
   const [focusIndex, setFocus] = useAtom(focusIndexAtom);
   const anchor = useAtomValue(anchorAtom);
-  const pending = useRef<number | null>(null);
+  const pending = useRef<{ index: number; scrolled: boolean } | null>(null);
 
-  // The target row may be rendered only after the scroll: focus it once it exists.
+  // The target may lie beyond the items laid out, or outside the rendered rows: once it has a
+  // row, scroll to it; once its element exists, focus it.
   useEffect(() => {
-    if (pending.current === null) return;
-    const element = listRef.current?.querySelector<HTMLElement>(`[data-index="${pending.current}"]`);
-    if (!element) return;
+    const target = pending.current;
+    if (target === null) return;
+    const row = layout.rowOfItem(target.index);
+    if (row >= 0 && !target.scrolled) {
+      virtualizer.scrollToIndex(row, { align: 'auto' });
+      target.scrolled = true;
+    }
+    const element = listRef.current?.querySelector<HTMLElement>(`[data-index="${target.index}"]`);
+    if (!element || !target.scrolled) return;
     element.focus({ preventScroll: true });
     pending.current = null;
   });
@@ -50,9 +57,7 @@ export function useListingKeys({ rows, columns, virtualizer, listRef, showUpTo, 
   const focusItem = (index: number): void => {
     showUpTo(index + 1);
     setFocus(index);
-    pending.current = index;
-    const row = rowOfItem(rows, index);
-    if (row >= 0) virtualizer.scrollToIndex(row, { align: 'auto' });
+    pending.current = { index, scrolled: false };
   };
 
   return (event: KeyboardEvent): void => {

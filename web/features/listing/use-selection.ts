@@ -1,7 +1,7 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useLocation } from 'wouter';
 import { filesPath } from '../../paths';
-import { itemsAtom, multipleAtom, selectedAtom, type Item } from '../../state/listing';
+import { itemPath, itemsAtom, multipleAtom, selectedAtom, type Item } from '../../state/listing';
 import { userAtom } from '../../state/session';
 import { anchorAtom, focusIndexAtom } from './state';
 
@@ -31,7 +31,7 @@ export function useSelection() {
 
   const open = (index: number): void => {
     const item = items[index];
-    if (item) navigate(filesPath(item.path));
+    if (item) navigate(filesPath(itemPath(item)));
   };
 
   const toggle = (index: number): void => {

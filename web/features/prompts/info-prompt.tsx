@@ -6,7 +6,7 @@ import { Dialog } from '../../components/dialog';
 import { currentLang } from '../../i18n';
 import { formatDateTime, formatSize } from '../../lib/format';
 import { failureText } from '../../lib/notice';
-import { itemsAtom, type Item, type Target } from '../../state/listing';
+import { itemPath, itemsAtom, type Item, type Target } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
 import { requestAtom } from '../../state/request';
 import { userAtom } from '../../state/session';
@@ -53,11 +53,11 @@ export function InfoPrompt({ items, onClose }: { items: readonly Target[]; onClo
   const folder = useAtomValue(requestAtom).resource;
   const canDownload = useAtomValue(userAtom)?.perm.download ?? false;
   const lang = currentLang();
-  const chosen: readonly Item[] = items.length > 0 ? all.filter((i) => items.some((s) => s.path === i.path)) : all;
+  const chosen: readonly Item[] = items.length > 0 ? all.filter((i) => items.some((s) => s.path === itemPath(i))) : all;
   const single = items.length === 1 ? chosen[0] : undefined;
   const files = chosen.filter((i) => !i.isDir);
   const rows: [string, string][] = single
-    ? [[t('info.name'), single.name], [t('info.path'), single.path], ...(single.isDir ? [] : [[t('info.size'), formatSize(single.size, lang)] as [string, string]]),
+    ? [[t('info.name'), single.name], [t('info.path'), itemPath(single)], ...(single.isDir ? [] : [[t('info.size'), formatSize(single.size, lang)] as [string, string]]),
       [t('info.modified'), formatDateTime(single.modified, lang)]]
     : [[t('info.name'), items.length > 0 ? t('info.selection', { count: items.length }) : (folder?.name || t('listing.root'))],
       [t('info.folders'), String(chosen.length - files.length)], [t('info.files'), String(files.length)],
@@ -67,7 +67,7 @@ export function InfoPrompt({ items, onClose }: { items: readonly Target[]; onClo
     <Dialog title={t('info.title')} onClose={onClose} onSubmit={onClose}
       actions={<button type="submit" className="button button-primary">{t('prompts.ok')}</button>}>
       <Facts rows={rows} />
-      {single && !single.isDir && canDownload && <Checksums path={single.path} />}
+      {single && !single.isDir && canDownload && <Checksums path={itemPath(single)} />}
     </Dialog>
   );
 }

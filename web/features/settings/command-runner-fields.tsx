@@ -19,7 +19,7 @@ function EventField({ event, lines, onChange }: { event: string; lines: readonly
   return (
     <div className="field">
       <label className="field-label mono" htmlFor={id}>{event}</label>
-      <textarea id={id} className="input mono" rows={2} value={text} spellCheck={false}
+      <textarea id={id} className="input mono" dir="ltr" rows={2} value={text} spellCheck={false}
         onChange={(e) => {
           setText(e.target.value);
           onChange(splitLines(e.target.value));

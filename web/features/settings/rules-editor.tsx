@@ -25,7 +25,7 @@ function RuleRow({ rule, n, onChange, onRemove }: { rule: RuleWire; n: number; o
           onChange={(e) => onChange({ ...rule, regex: e.target.checked, regexp: rule.regexp ?? { raw: '' } })} />
         <span>{t('rules.regex')}</span>
       </label>
-      <input className="input mono rule-text" aria-label={rule.regex ? t('rules.expression') : t('rules.path')} value={text}
+      <input className="input mono rule-text" dir="ltr" aria-label={rule.regex ? t('rules.expression') : t('rules.path')} value={text}
         placeholder={rule.regex ? '^/private/.*\\.txt$' : '/private'} onKeyDown={ignoreEnter} onChange={(e) => setText(e.target.value)} />
       <button type="button" className="icon-button rule-remove" aria-label={t('rules.remove')} title={t('rules.remove')} onClick={onRemove}>
         <Icon name="trash" />

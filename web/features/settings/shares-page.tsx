@@ -31,7 +31,7 @@ function Row({ share, admin }: { share: ShareRow; admin: boolean }) {
   const drop = (): void => void remove(share.hash).then(() => notify({ kind: 'success', message: { key: 'shares.deleted' } }), fail);
   return (
     <tr>
-      <td data-label={t('shares.path')} className="cell-primary"><Link href={filesPath(share.path)} className="mono">{share.path}</Link></td>
+      <td data-label={t('shares.path')} className="cell-primary"><Link href={filesPath(share.path)} className="mono" dir="ltr">{share.path}</Link></td>
       <td data-label={t('shares.duration')}><Expiry expire={share.expire} /></td>
       {admin && <td data-label={t('login.username')}>{share.username}</td>}
       <td className="cell-action">

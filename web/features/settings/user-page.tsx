@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useSetAtom } from 'jotai';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'wouter';
 import { DeleteUserDialog } from './delete-user-dialog';
@@ -6,6 +7,7 @@ import { SettingsForm } from './settings-form';
 import { SettingsShell } from './settings-shell';
 import { useUserForm } from './use-user-form';
 import { UserFields } from './user-fields';
+import { refreshEditedAtom } from './users-state';
 
 function UserForm({ id }: { id: string }) {
   const { t } = useTranslation();
@@ -29,6 +31,9 @@ function UserForm({ id }: { id: string }) {
 /** User edit (/settings/users/<id>), or creation for /settings/users/new. */
 export function UserPage() {
   const { id = 'new' } = useParams<{ id: string }>();
+  const refresh = useSetAtom(refreshEditedAtom);
+  // The next visit starts from the stored user (or the current defaults, for a new one).
+  useEffect(() => () => refresh(), [refresh]);
   return (
     <SettingsShell>
       <UserForm key={id} id={id} />

@@ -53,6 +53,9 @@ export function editedUserAtom(id: string): Atom<Promise<EditStart>> {
   return found;
 }
 
+/** Marks every form's starting values stale: entering a user page again loads them afresh. */
+export const refreshEditedAtom = atom(null, (_get, set) => set(savedVersionAtom, (v) => v + 1));
+
 export interface SaveUser {
   id: string;
   data: EditedUser;

@@ -1,4 +1,3 @@
-import { useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'wouter';
@@ -7,7 +6,7 @@ import { SettingsForm } from './settings-form';
 import { SettingsShell } from './settings-shell';
 import { useUserForm } from './use-user-form';
 import { UserFields } from './user-fields';
-import { refreshEditedAtom } from './users-state';
+import { forgetEditedUser } from './users-state';
 
 function UserForm({ id }: { id: string }) {
   const { t } = useTranslation();
@@ -31,9 +30,8 @@ function UserForm({ id }: { id: string }) {
 /** User edit (/settings/users/<id>), or creation for /settings/users/new. */
 export function UserPage() {
   const { id = 'new' } = useParams<{ id: string }>();
-  const refresh = useSetAtom(refreshEditedAtom);
-  // The next visit starts from the stored user (or the current defaults, for a new one).
-  useEffect(() => () => refresh(), [refresh]);
+  // The next visit starts from the stored user (or the defaults of that moment, for a new one).
+  useEffect(() => () => forgetEditedUser(id), [id]);
   return (
     <SettingsShell>
       <UserForm key={id} id={id} />

@@ -53,8 +53,13 @@ export function editedUserAtom(id: string): Atom<Promise<EditStart>> {
   return found;
 }
 
-/** Marks every form's starting values stale: entering a user page again loads them afresh. */
-export const refreshEditedAtom = atom(null, (_get, set) => set(savedVersionAtom, (v) => v + 1));
+/**
+ * Forgets the starting values of a form that is being left, so that the next visit loads them
+ * afresh: the stored user, or for 'new' the defaults as they are then.
+ */
+export function forgetEditedUser(id: string): void {
+  edited.delete(id);
+}
 
 export interface SaveUser {
   id: string;

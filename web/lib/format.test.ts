@@ -16,6 +16,8 @@ describe('formatSize', () => {
     [1536, 'fr', '1,5 KiB'],
     [1024 ** 3 * 1.5, 'de', '1,5 GiB'],
     [-5, 'en', '0 B'],
+    [1536, 'ar', '\u20661.5 KiB\u2069'],
+    [7, 'he', '\u20667 B\u2069'],
   ])('formats %d bytes in %s as %s', (bytes, lang, expected) => {
     expect(formatSize(bytes, lang).replace(/\s/g, ' ')).toBe(expected);
   });

@@ -1,3 +1,5 @@
+const RTL_LANGS = new Set(['ar', 'he']);
+
 // IEC symbols (base 1024), the same in every language: "7 B", "4 KiB", "1.5 GiB".
 const SIZE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
 
@@ -24,8 +26,10 @@ export function formatSize(bytes: number, lang: string): string {
     unit += 1;
   }
   const digits = cached(numberFormats, `${lang}|${unit === 0 ? 0 : 1}`, () => new Intl.NumberFormat(lang, { maximumFractionDigits: unit === 0 ? 0 : 1 })).format(value);
-  // A no-break space keeps the number and its unit on one line.
-  return `${digits}\u00a0${SIZE_UNITS[unit]}`;
+  // A no-break space keeps the number and its unit on one line; in a right-to-left language the
+  // pair is isolated as left to right, or "7 B" would read "B 7" inside Arabic or Hebrew text.
+  const size = `${digits}\u00a0${SIZE_UNITS[unit]}`;
+  return RTL_LANGS.has(lang.split('-')[0] ?? '') ? `\u2066${size}\u2069` : size;
 }
 
 /** A timestamp as the locale writes a date and time, or '' when the input is not a date. */

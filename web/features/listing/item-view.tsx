@@ -77,7 +77,8 @@ export const ItemView = memo(function ItemView(props: ItemViewProps) {
       onDrop={(e) => handlers.onDrop(index, e)}
     >
       <span className="entry-media"><Thumb item={item} view={props.view} /></span>
-      <span className="entry-name" dir="auto">{item.name}</span>
+      {/* <bdi>: a name keeps its own direction while the cell follows the page's. */}
+      <span className="entry-name"><bdi>{item.name}</bdi></span>
       <span className="entry-size">{item.isDir ? '—' : formatSize(item.size, lang)}</span>
       <DateTime className="entry-modified" iso={item.modified} exact={exact} nowMs={now} lang={lang} />
     </div>

@@ -47,11 +47,11 @@ export function FolderPicker({ start, onChange }: FolderPickerProps) {
       </div>
       <div role="listbox" aria-label={t('listing.folders')} className="picker-list">
         {picker.folders?.map((name) => (
-          <div key={name} role="option" aria-selected={chosen === name} tabIndex={0} className="picker-item" dir="auto"
+          <div key={name} role="option" aria-selected={chosen === name} tabIndex={0} className="picker-item"
             onClick={() => setChosen(chosen === name ? null : name)} onDoubleClick={() => enter(joinPath(picker.path, name, true))}
             onKeyDown={(e) => onKey(e, name)}>
             <Icon name="folder" className="item-icon folder" />
-            <span>{name}</span>
+            <bdi>{name}</bdi>
           </div>
         ))}
         {picker.folders?.length === 0 && <p className="picker-empty">{t('prompts.noFolders')}</p>}

@@ -2,6 +2,8 @@ import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
 import { Toaster } from './features/notices/toaster';
 import { PromptHost } from './features/prompts/prompt-host';
+import { SearchOverlay } from './features/search/search-overlay';
+import { ShellPanel } from './features/shell/shell-panel';
 import { useLocaleSync } from './i18n/use-locale-sync';
 import { Routes } from './routes';
 import { themeAtom } from './state/theme';
@@ -21,6 +23,8 @@ export function App() {
     <>
       <Routes />
       <PromptHost />
+      <SearchOverlay />
+      <ShellPanel />
       <Toaster />
     </>
   );

@@ -143,6 +143,8 @@ export const apiPaths = {
   share: (hash: string): string => `/api/share/${encodeURIComponent(hash)}`,
   sharesOf: (path: string): string => `/api/share${encodePath(path)}`,
   thumb: (path: string): string => `/api/preview/thumb${encodePath(path)}`,
+  search: (path: string): string => `/api/search${encodePath(path)}`,
+  command: (path: string): string => `/api/command${encodePath(path)}`,
   publicShare: (hash: string, path: string): string => `/api/public/share/${encodeURIComponent(hash)}${encodePath(path)}`,
   publicDownload: (hash: string, path: string): string => `/api/public/dl/${encodeURIComponent(hash)}${encodePath(path)}`,
 } as const;

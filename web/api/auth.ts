@@ -1,5 +1,5 @@
 import { apiPaths } from '../paths';
-import { fetchText, jsonBody, request } from './http';
+import { fetchText, jsonBody, exchange } from './http';
 
 /** POST /api/login: the signed token for these credentials (empty ones in noauth/proxy mode). */
 export async function login(username: string, password: string, recaptcha: string): Promise<string> {
@@ -8,7 +8,7 @@ export async function login(username: string, password: string, recaptcha: strin
 
 /** POST /api/signup: creates the account; the caller logs in afterwards (api.md §2.8). */
 export async function signup(username: string, password: string): Promise<void> {
-  await request(apiPaths.signup, jsonBody({ username, password }));
+  await exchange(apiPaths.signup, jsonBody({ username, password }));
 }
 
 /** POST /api/renew with the current token: a fresh token for the same user. */

@@ -62,6 +62,14 @@ export async function request(path: string, init: RequestInit = {}): Promise<Res
   throw new HttpError(response.status, body);
 }
 
+/**
+ * A request whose answer does not matter beyond its status ("200 OK"): the body is read to the
+ * end, so the browser counts the request as finished (an unread body keeps it open).
+ */
+export async function exchange(path: string, init?: RequestInit): Promise<void> {
+  await (await request(path, init)).text();
+}
+
 /** A request whose answer is text (tokens, status lines). */
 export async function fetchText(path: string, init?: RequestInit): Promise<string> {
   return (await request(path, init)).text();

@@ -1,5 +1,5 @@
 import { apiPaths, joinPath, patchPath } from '../paths';
-import { fetchJson, request } from './http';
+import { fetchJson, exchange } from './http';
 import type { DiskUsage, Resource } from './types';
 
 /** GET /api/resources{path}: a folder listing or a file's info. */
@@ -13,7 +13,7 @@ export async function getResource(path: string): Promise<Resource> {
  */
 export async function createItem(dir: string, name: string, isDir: boolean): Promise<string> {
   const path = joinPath(dir, name, isDir);
-  await request(`${apiPaths.resources(path)}?override=false`, { method: 'POST', body: '' });
+  await exchange(`${apiPaths.resources(path)}?override=false`, { method: 'POST', body: '' });
   return path;
 }
 
@@ -24,7 +24,7 @@ export async function getUsage(folder: string): Promise<DiskUsage> {
 
 /** DELETE /api/resources{path}. */
 export async function deleteItem(path: string): Promise<void> {
-  await request(apiPaths.resources(path), { method: 'DELETE' });
+  await exchange(apiPaths.resources(path), { method: 'DELETE' });
 }
 
 export interface TransferFlags {
@@ -43,7 +43,7 @@ export interface Move {
 
 /** PATCH /api/resources{from}?action=&destination=&override=&rename= (api.md §3.9). */
 export async function transferItem(move: Move, flags: TransferFlags): Promise<void> {
-  await request(patchPath(move, flags), { method: 'PATCH' });
+  await exchange(patchPath(move, flags), { method: 'PATCH' });
 }
 
 export type ChecksumAlgo = 'md5' | 'sha1' | 'sha256' | 'sha512';

@@ -1,6 +1,6 @@
 import type { SettingsInput, SettingsView } from '@contract/settings';
 import { apiPaths } from '../paths';
-import { fetchJson, jsonBody, request } from './http';
+import { fetchJson, jsonBody, exchange } from './http';
 
 /** GET /api/settings (admin only). */
 export async function getSettings(): Promise<SettingsView> {
@@ -9,5 +9,5 @@ export async function getSettings(): Promise<SettingsView> {
 
 /** PUT /api/settings with the whole settings object (missing fields would become zero values). */
 export async function saveSettings(settings: SettingsInput): Promise<void> {
-  await request(apiPaths.settings, jsonBody(settings, 'PUT'));
+  await exchange(apiPaths.settings, jsonBody(settings, 'PUT'));
 }

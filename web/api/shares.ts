@@ -1,5 +1,5 @@
 import { apiPaths } from '../paths';
-import { fetchJson, jsonBody, request } from './http';
+import { fetchJson, jsonBody, exchange } from './http';
 import type { PublicResource, Share } from './types';
 
 /** GET /api/shares: the caller's links (every link for admins). */
@@ -9,7 +9,7 @@ export async function listShares(): Promise<Share[]> {
 
 /** DELETE /api/share/{hash}. */
 export async function deleteShare(hash: string): Promise<void> {
-  await request(apiPaths.share(hash), { method: 'DELETE' });
+  await exchange(apiPaths.share(hash), { method: 'DELETE' });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { UserInput, UserView } from '@contract/user';
 import { apiPaths } from '../paths';
-import { fetchJson, jsonBody, request } from './http';
+import { fetchJson, jsonBody, request, exchange } from './http';
 
 /** GET /api/users: every user (admin only). */
 export async function listUsers(): Promise<UserView[]> {
@@ -37,10 +37,10 @@ export interface UserUpdate {
 export async function updateUser(update: UserUpdate): Promise<void> {
   const { id, which, data, currentPassword = '' } = update;
   const body = { what: 'user', which, current_password: currentPassword, data: { ...data, id } };
-  await request(apiPaths.user(id), jsonBody(body, 'PUT'));
+  await exchange(apiPaths.user(id), jsonBody(body, 'PUT'));
 }
 
 /** DELETE /api/users/{id}, confirmed with the caller's own password. */
 export async function deleteUser(id: number, currentPassword: string): Promise<void> {
-  await request(apiPaths.user(id), jsonBody({ current_password: currentPassword }, 'DELETE'));
+  await exchange(apiPaths.user(id), jsonBody({ current_password: currentPassword }, 'DELETE'));
 }

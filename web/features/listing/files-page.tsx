@@ -1,9 +1,11 @@
+import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import type { Resource } from '../../api/types';
 import { Breadcrumbs } from '../../components/breadcrumbs';
 import { ErrorMessage } from '../../components/error-message';
 import { Spinner } from '../../components/spinner';
 import { filesPath, folderOf } from '../../paths';
+import { shellOpenAtom } from '../../state/panels';
 import { FileDetails } from './file-details';
 import { Listing } from './listing';
 import { SelectionBanner } from './selection-banner';
@@ -45,8 +47,9 @@ export function FilesPage() {
   else if (request?.resource) body = <Content resource={request.resource} path={path} />;
   else body = <Spinner label={t('app.loading')} />;
   const isFolder = request?.resource?.isDir ?? false;
+  const shellOpen = useAtomValue(shellOpenAtom);
   return (
-    <div className="files">
+    <div className={shellOpen ? 'files with-shell' : 'files'}>
       <div className="files-bar">
         <Breadcrumbs path={folderOf(path)} label={t('listing.breadcrumbs')} rootLabel={t('listing.root')} hrefFor={filesPath} />
         {isFolder && (

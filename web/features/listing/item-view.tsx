@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { memo, type DragEvent, type MouseEvent } from 'react';
+import { memo, useState, type DragEvent, type MouseEvent } from 'react';
 import { apiUrl } from '../../api/http';
 import { DateTime } from '../../components/date-time';
 import { Icon } from '../../components/icon';
@@ -37,10 +37,12 @@ interface ItemViewProps {
 
 function Thumb({ item, view }: { item: Item; view: ViewMode }) {
   const config = useAtomValue(configAtom);
-  if (config.EnableThumbs && item.type === 'image') {
+  // An image the server cannot decode (415) shows the plain icon instead of a broken picture.
+  const [failed, setFailed] = useState(false);
+  if (config.EnableThumbs && item.type === 'image' && !failed) {
     const src = apiUrl(withQuery(apiPaths.thumb(item.path), { key: item.modified }));
     // Only rendered rows exist, so only visible items ask for their thumbnail.
-    return <img className="entry-thumb" src={src} alt="" loading="lazy" decoding="async" draggable={false} />;
+    return <img className="entry-thumb" src={src} alt="" loading="lazy" decoding="async" draggable={false} onError={() => setFailed(true)} />;
   }
   return <Icon name={item.isDir ? 'folder' : 'file'} className={`entry-icon${item.isDir ? ' folder' : ''}${view === 'mosaic gallery' ? ' large' : ''}`} />;
 }

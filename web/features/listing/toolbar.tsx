@@ -1,8 +1,11 @@
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Icon, type IconName } from '../../components/icon';
 import { failureText } from '../../lib/notice';
+import { configAtom } from '../../state/config';
 import { notifyAtom } from '../../state/notices';
+import { searchOpenAtom, shellOpenAtom } from '../../state/panels';
+import { userAtom } from '../../state/session';
 import { switchViewAtom, viewModeAtom } from './state';
 import type { FileActions } from './use-file-actions';
 
@@ -33,9 +36,16 @@ export function Toolbar({ actions }: { actions: FileActions }) {
   const view = useAtomValue(viewModeAtom);
   const switchView = useSetAtom(switchViewAtom);
   const notify = useSetAtom(notifyAtom);
+  const setSearch = useSetAtom(searchOpenAtom);
+  const [shellOpen, setShell] = useAtom(shellOpenAtom);
+  // product.md §6: the shell needs the command runner enabled and the execute permission.
+  const config = useAtomValue(configAtom);
+  const user = useAtomValue(userAtom);
+  const canShell = config.EnableExec && (user?.perm.execute ?? false);
   const { can, has } = actions;
   return (
     <div className="toolbar" role="toolbar" aria-label={t('actions.toolbar')}>
+      <Action icon="search" label={t('actions.search')} onClick={() => setSearch(true)} />
       <Action icon={VIEW_ICONS[view]} label={t('actions.switchView')}
         onClick={() => void switchView().catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }))} />
       {can.download && <Action icon="download" label={t('actions.download')} onClick={actions.download} />}
@@ -48,6 +58,7 @@ export function Toolbar({ actions }: { actions: FileActions }) {
       {has.move && <Action icon="move" label={t('actions.move')} disabled={!can.move} onClick={actions.move} />}
       {can.paste && <Action icon="paste" label={t('actions.paste')} onClick={actions.paste} />}
       {has.delete && <Action icon="trash" label={t('actions.delete')} disabled={!can.delete} onClick={actions.remove} />}
+      {canShell && <Action icon="terminal" label={t('actions.toggleShell')} pressed={shellOpen} onClick={() => setShell(!shellOpen)} />}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { clipboardAtom, type Clipboard } from '../../state/clipboard';
 import { transferAtom } from '../../state/file-ops';
 import { folderAtom, multipleAtom, selectedItemsAtom, targetOf } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
+import { searchOpenAtom } from '../../state/panels';
 import { showPromptAtom } from '../../state/prompts';
 import { userAtom } from '../../state/session';
 
@@ -48,6 +49,7 @@ export function useFileActions() {
   const showPrompt = useSetAtom(showPromptAtom);
   const transfer = useSetAtom(transferAtom);
   const notify = useSetAtom(notifyAtom);
+  const setSearch = useSetAtom(searchOpenAtom);
   const perm = user?.perm;
   const count = selected.length;
   const items = selected.map(targetOf);
@@ -83,6 +85,7 @@ export function useFileActions() {
     remove: () => can.delete && showPrompt({ kind: 'delete', items }),
     copyToClipboard: (key: 'c' | 'x') => count > 0 && setClipboard({ key, items, path: folder }),
     paste,
+    search: () => setSearch(true),
   };
 }
 

@@ -6,6 +6,7 @@ import { instanceName, pageTitle } from '../../lib/page-config';
 import { resourcePathFromLocation } from '../../paths';
 import { configAtom } from '../../state/config';
 import { clearSelectionAtom } from '../../state/listing';
+import { searchOpenAtom, shellOpenAtom } from '../../state/panels';
 import { closePromptAtom } from '../../state/prompts';
 import { clearRequestAtom, loadResourceAtom, reloadAtom, requestAtom } from '../../state/request';
 import { anchorAtom, focusIndexAtom } from './state';
@@ -39,7 +40,14 @@ export function useFilesRequest() {
     clearSelection();
     void load(path);
   }, [path, reload, load, clearSelection]);
-  useEffect(() => () => clear(), [clear]);
+  const setSearch = useSetAtom(searchOpenAtom);
+  const setShell = useSetAtom(shellOpenAtom);
+  // Leaving the files screen clears the request and closes the search and the shell (product.md §2).
+  useEffect(() => () => {
+    clear();
+    setSearch(false);
+    setShell(false);
+  }, [clear, setSearch, setShell]);
 
   const name = request.path === path ? (request.resource?.name ?? '') : '';
   useEffect(() => {

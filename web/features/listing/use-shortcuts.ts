@@ -16,6 +16,7 @@ const WITH_CTRL: Record<string, Handler> = {
   x: (a) => a.copyToClipboard('x'),
   v: (a) => a.paste(),
   s: (a) => a.can.download && a.download(),
+  f: (a) => a.search(),
 };
 const PLAIN: Record<string, Handler> = {
   F2: (a) => a.rename(),

@@ -1,0 +1,110 @@
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
+import { useLayoutEffect, useRef, useState, type FormEvent, type UIEvent } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { Icon } from '../../components/icon';
+import { failureText } from '../../lib/notice';
+import { filesPath, joinPath } from '../../paths';
+import { folderAtom } from '../../state/listing';
+import { notifyAtom } from '../../state/notices';
+import { searchOpenAtom } from '../../state/panels';
+import { clearSearchAtom, queryOf, runSearchAtom, searchStateAtom, type TypeFilter } from './state';
+
+// product.md §9: 50 results at a time, more within 100 px of the end.
+const PAGE = 50;
+const NEAR_END_PX = 100;
+const FILTERS: [TypeFilter, 'images' | 'music' | 'video' | 'pdf'][] = [['image', 'images'], ['audio', 'music'], ['video', 'video'], ['pdf', 'pdf']];
+
+function Results({ root, onOpen }: { root: string; onOpen: () => void }) {
+  const { t } = useTranslation();
+  const state = useAtomValue(searchStateAtom);
+  const [shown, setShown] = useState(PAGE);
+  const onScroll = (event: UIEvent<HTMLDivElement>): void => {
+    const box = event.currentTarget;
+    if (box.scrollHeight - box.scrollTop - box.clientHeight < NEAR_END_PX) setShown((n) => n + PAGE);
+  };
+  let status = '';
+  if (state.running && state.hits.length === 0) status = t('search.searching');
+  else if (!state.running && state.query && state.hits.length === 0) status = t('search.none');
+  else if (!state.query) status = t('search.hint');
+  return (
+    <div className="search-results" onScroll={onScroll}>
+      <p className="search-status" aria-live="polite">{status}</p>
+      <ul aria-label={t('search.results')} className="search-list">
+        {state.hits.slice(0, shown).map((hit) => (
+          <li key={hit.path}>
+            <Link href={filesPath(joinPath(root, hit.path, hit.dir))} onClick={onOpen} className="search-hit">
+              <Icon name={hit.dir ? 'folder' : 'file'} className={hit.dir ? 'entry-icon folder' : 'entry-icon'} />
+              <bdi>{hit.path}</bdi>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** Shows the <dialog> as a modal while `open`; on close runs `onClosed` (focus returns to the opener). */
+function useModal(open: boolean, onClosed: () => void) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    if (!dialog || !open) return undefined;
+    dialog.showModal();
+    return () => {
+      dialog.close();
+      onClosed();
+    };
+  }, [open, onClosed]);
+  return ref;
+}
+
+/**
+ * The search overlay (product.md §2): typing clears the results, Enter searches below the folder
+ * on screen, the type buttons narrow it, results stream in; Esc closes.
+ */
+export function SearchOverlay() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useAtom(searchOpenAtom);
+  const root = useAtomValue(folderAtom) ?? '/';
+  const run = useSetAtom(runSearchAtom);
+  const clear = useSetAtom(clearSearchAtom);
+  const notify = useSetAtom(notifyAtom);
+  const [text, setText] = useState('');
+  const [filter, setFilter] = useState<TypeFilter | null>(null);
+  const ref = useModal(open, clear);
+
+  const start = (next: TypeFilter | null): void => {
+    run({ folder: root, query: queryOf(text, next) }).catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }));
+  };
+  const submit = (event: FormEvent): void => {
+    event.preventDefault();
+    if (text.trim() || filter) start(filter);
+  };
+  const toggle = (type: TypeFilter): void => {
+    const next = filter === type ? null : type;
+    setFilter(next);
+    if (next || text.trim()) start(next);
+    else clear();
+  };
+
+  if (!open) return null;
+  return createPortal(
+    <dialog ref={ref} className="search-overlay" aria-label={t('search.label')} onCancel={(e) => { e.preventDefault(); setOpen(false); }}>
+      <form role="search" className="search-bar" onSubmit={submit}>
+        <Icon name="search" className="search-icon" />
+        <input type="search" className="search-input" aria-label={t('search.label')} placeholder={t('search.placeholder')} value={text} autoFocus
+          onChange={(e) => { setText(e.target.value); clear(); }} />
+        <button type="button" className="icon-button" aria-label={t('prompts.close')} onClick={() => setOpen(false)}><Icon name="close" /></button>
+      </form>
+      <div className="search-filters">
+        {FILTERS.map(([type, key]) => (
+          <button key={type} type="button" className="button button-small" aria-pressed={filter === type} onClick={() => toggle(type)}>{t(`search.${key}`)}</button>
+        ))}
+      </div>
+      <Results root={root} onOpen={() => setOpen(false)} />
+    </dialog>,
+    document.body,
+  );
+}

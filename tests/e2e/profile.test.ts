@@ -125,7 +125,7 @@ describe('the profile settings screen', () => {
 
     const other = await launchBrowser();
     try {
-      await signIn(other.page, server, 'reader', password);
+      await signIn(other.page, server, { username: 'reader', password });
       await openProfile(other.page, server);
       await other.page.waitForLoadState('networkidle');
       expect(await other.page.getByLabel('New password', { exact: true }).count()).toBe(0);

@@ -230,7 +230,7 @@ describe('User Management', () => {
     own.page.setDefaultTimeout(10_000);
     try {
       const { page } = own;
-      await signIn(page, server, 'gina', password);
+      await signIn(page, server, { username: 'gina', password });
       await openUser(page, server.url, id);
       await page.getByRole('textbox', { name: 'Your password', exact: true }).fill(password);
       await page.getByRole('button', { name: 'Delete', exact: true }).click();

@@ -33,8 +33,9 @@ export async function apiAs(server: ServerHandle, username = server.username, pa
   return { token, call, json };
 }
 
-/** Signs in through the login form, as a person would, and waits for the files screen. */
-export async function signIn(page: Page, server: ServerHandle, username = server.username, password = server.password): Promise<void> {
+/** Signs in through the login form, as a person would (as admin unless `as` says), and waits for the files screen. */
+export async function signIn(page: Page, server: ServerHandle, as?: { username: string; password: string }): Promise<void> {
+  const { username, password } = as ?? { username: server.username, password: server.password };
   await page.goto(`${server.url}/login`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);

@@ -12,6 +12,11 @@ interface DialogProps {
   className?: string;
 }
 
+/** Calls `onClose` when the browser closed the dialog while it is still meant to be shown. */
+function closedByBrowser(dialog: HTMLDialogElement | null, onClose: () => void): void {
+  if (dialog?.isConnected && !dialog.dataset.closing) onClose();
+}
+
 /**
  * A modal card on the native <dialog>: the browser traps focus (the page behind is inert), Esc
  * closes, and the opener gets focus back on close. The first field, or the element marked
@@ -28,7 +33,11 @@ export function Dialog({ title, onClose, onSubmit, children, actions, className 
     if (!dialog) return undefined;
     if (!dialog.open) dialog.showModal();
     dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    return () => dialog.close();
+    return () => {
+      // Our own close on unmount must not report itself as a close by the browser.
+      dialog.dataset.closing = 'true';
+      dialog.close();
+    };
   }, []);
 
   const submit = (event: FormEvent): void => {
@@ -46,7 +55,10 @@ export function Dialog({ title, onClose, onSubmit, children, actions, className 
 
   // In document.body, never inside the opener's form (nested forms do not submit).
   return createPortal(
-    <dialog ref={ref} className={className ? `card dialog ${className}` : 'card dialog'} aria-labelledby={titleId} onCancel={cancel}>
+    // onClose too: Chromium may close a modal on Esc without a cancel event when the page had no
+    // user activation since it opened. The owner removes the element either way.
+    <dialog ref={ref} className={className ? `card dialog ${className}` : 'card dialog'} aria-labelledby={titleId} onCancel={cancel}
+      onClose={() => closedByBrowser(ref.current, onClose)}>
       <form method="dialog" onSubmit={submit}>
         <h2 id={titleId} className="card-title">{title}</h2>
         <div className="card-body">{children}</div>

@@ -91,11 +91,16 @@ export function SearchOverlay() {
 
   if (!open) return null;
   return createPortal(
-    <dialog ref={ref} className="search-overlay" aria-label={t('search.label')} onCancel={(e) => { e.preventDefault(); setOpen(false); }}>
+    <dialog ref={ref} className="search-overlay" aria-label={t('search.label')} 
+      // Chromium may close a dialog on Esc without a cancel event (no user activation since it
+      // opened): the close event then says so.
+      onCancel={(e) => { e.preventDefault(); setOpen(false); }} onClose={() => setOpen(false)}>
       <form role="search" className="search-bar" onSubmit={submit}>
         <Icon name="search" className="search-icon" />
         <input type="search" className="search-input" aria-label={t('search.label')} placeholder={t('search.placeholder')} value={text} autoFocus
-          onChange={(e) => { setText(e.target.value); clear(); }} />
+          onChange={(e) => { setText(e.target.value); clear(); }}
+          // A search field's own Esc would only empty it; product.md §2: Esc closes the overlay.
+          onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); setOpen(false); } }} />
         <button type="button" className="icon-button" aria-label={t('prompts.close')} onClick={() => setOpen(false)}><Icon name="close" /></button>
       </form>
       <div className="search-filters">

@@ -62,12 +62,12 @@ export function ShareForm({ item, onCreated, onCancel }: { item: Target; onCreat
         {invalid ? t('shareDialog.durationRange') : t('shareDialog.permanentHint')}
       </p>
       {/* Shown as typed: it is a password to hand to the visitors, not the user's own. */}
-      <label className="field">
-        <span className="field-label">{t('login.password')}</span>
-        <input className="input" type="text" value={password} autoComplete="off" spellCheck={false} aria-describedby="share-password-help"
+      <div className="field">
+        <label className="field-label" htmlFor="share-password">{t('login.password')}</label>
+        <input id="share-password" className="input" type="text" value={password} autoComplete="off" spellCheck={false} aria-describedby="share-password-help"
           onChange={(e) => setPassword(e.target.value)} />
         <span id="share-password-help" className="field-help">{t('shareDialog.passwordHint')}</span>
-      </label>
+      </div>
     </Dialog>
   );
 }

@@ -72,7 +72,7 @@ export function Listing() {
   const scrollMargin = useOffsetTop(listRef);
   const virtualizer = useWindowVirtualizer({
     count: layout.count,
-    estimateSize: (i) => (layout.rowAt(i)?.kind === 'heading' ? HEADING_HEIGHT : rowHeight),
+    estimateSize: (i) => (layout.isHeading(i) ? HEADING_HEIGHT : rowHeight),
     // One window height above and one below the visible one: about three window heights in all.
     overscan: Math.ceil(window.innerHeight / rowHeight),
     scrollMargin,

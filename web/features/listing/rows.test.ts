@@ -39,6 +39,12 @@ describe('layoutRows', () => {
     expect(layoutRows({ dirs: 0, files: 100 }, 1, 50).rowOfItem(49)).toBe(50);
   });
 
+  it('tells headings apart without building rows', () => {
+    for (const layout of [layoutRows({ dirs: 3, files: 2 }, 2, 50), layoutRows({ dirs: 0, files: 5 }, 1, 50), layoutRows({ dirs: 4, files: 0 }, 3, 50)]) {
+      expect(all(layout).map((row) => row?.kind === 'heading')).toEqual(Array.from({ length: layout.count }, (_, i) => layout.isHeading(i)));
+    }
+  });
+
   it('handles a folder of 100,000 entries without building its rows', () => {
     const layout = layoutRows({ dirs: 10, files: 99_990 }, 4, 100_000);
     expect(layout.count).toBe(1 + 3 + 1 + 24_998);

@@ -12,6 +12,8 @@ export interface Layout {
   /** How many rows there are. */
   count: number;
   rowAt: (row: number) => Row | undefined;
+  /** Whether a row is a group heading, without building the row (the virtualizer asks for every row). */
+  isHeading: (row: number) => boolean;
   /** The row holding item `index`, or -1 when it is not laid out (yet). */
   rowOfItem: (index: number) => number;
 }
@@ -44,7 +46,9 @@ export function layoutRows({ dirs, files }: { dirs: number; files: number }, col
     return local < shownFiles ? filesAt + 1 + Math.floor(local / columns) : -1;
   };
 
-  return { count, rowAt, rowOfItem };
+  const isHeading = (row: number): boolean => (row === 0 && filesAt > 0) || (row === filesAt && shownFiles > 0);
+
+  return { count, rowAt, rowOfItem, isHeading };
 }
 
 /** How many items a row of the listing holds: 1 in the list, as many 280 px columns as fit otherwise. */

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Download, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { apiAs, signIn, watchProblems, type ApiClient } from './support/session';
 import {
   button, dialog, dialogButton, item, listbox, openFolder, selectedText, until, untilEnabled, untilOnDisk, updateAdmin,
@@ -99,11 +99,7 @@ describe('the files screen actions', () => {
     await signIn(browser.page, server);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   it('creates a folder and a file from the sidebar and opens them; names are trimmed', async () => {
     const { page } = browser;

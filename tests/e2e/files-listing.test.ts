@@ -2,7 +2,7 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, makeSandbox, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, makeSandbox, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { apiAs, signIn, watchProblems, type ApiClient } from './support/session';
 import {
   adminRecord, button, item, listbox, openFolder, renderedPaths, selectedNames, selectedText, until, updateAdmin,
@@ -127,11 +127,7 @@ describe('the files listing', () => {
     await updateAdmin(api, { sorting: { by: 'name', asc: false } });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   it('opens a folder by double click and returns by the "Home" breadcrumb', async () => {
     const { page } = browser;

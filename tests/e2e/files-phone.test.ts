@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { apiAs, signIn } from './support/session';
 
 // product.md §9: the mobile layout applies at 736 px and below; nothing may make the page wider
@@ -15,11 +15,7 @@ describe('the files screen at phone width', () => {
     await signIn(browser.page, server);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   it.each([
     ['en', 'list', 'ltr'],

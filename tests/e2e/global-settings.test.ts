@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { apiAs, signIn, type ApiClient } from './support/session';
 import { card, errorNotices, nextResponse, readSettings, successNotice } from './support/settings';
 
@@ -30,11 +30,7 @@ describe('Global Settings with the command runner enabled', () => {
     await signIn(browser.page, server);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   it('names every field exactly as ui.md does (a hint is a description, not part of the name)', async () => {
     const { page } = browser;
@@ -217,11 +213,7 @@ describe('Global Settings with the command runner disabled (the default)', () =>
     await signIn(browser.page, server);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   it('has no Command runner card and no "Execute commands" or "Commands" field', async () => {
     const { page } = browser;

@@ -1,6 +1,6 @@
 import type { Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { signIn, watchProblems } from './support/session';
 
 const NEW_PASSWORD = 'Fresh-Qx7!vLm2#pR9zT';
@@ -66,11 +66,7 @@ describe('the change-password card', () => {
     await signIn(browser.page, server);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   it('has the password fields "New password", "Confirm the new password" and "Your password"', async () => {
     const { page } = browser;

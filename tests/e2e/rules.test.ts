@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { apiAs, signIn, type ApiClient } from './support/session';
 import { card, createUserByApi, errorNotices, readSettings, strongPassword, successNotice, type StoredUser } from './support/settings';
 
@@ -48,11 +48,7 @@ describe('the rules editor', () => {
     await signIn(browser.page, server);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   it('adds, edits and removes global rules, ignores Enter in their text fields and saves them with Update', async () => {
     const { page } = browser;

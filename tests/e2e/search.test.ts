@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { signIn, watchProblems } from './support/session';
 
 // The search overlay (product.md §2, ui.md 'Search, shell'): Ctrl+F or the Search button, Enter
@@ -25,11 +25,7 @@ describe('the search overlay', () => {
     await signIn(browser.page, server);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   const results = () => browser.page.getByRole('list', { name: 'Search results' });
   const box = () => browser.page.getByRole('searchbox', { name: 'Search' });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { apiAs, signIn, watchProblems, type ApiClient } from './support/session';
 import { createUserByApi, patchSettings, strongPassword } from './support/settings';
 
@@ -122,11 +122,7 @@ describe('the settings screens in every layout', () => {
     locale = code;
   }
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   it.each(VARIANTS)('shows every settings screen: $name', async (variant) => {
     const { page } = browser;

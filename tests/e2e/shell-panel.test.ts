@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { apiAs, signIn } from './support/session';
 
 async function withCommands(server: ServerHandle, commands: string[]): Promise<void> {
@@ -20,11 +20,7 @@ describe('the shell panel with exec enabled', () => {
     await signIn(browser.page, server);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   const command = () => browser.page.getByRole('region', { name: 'Shell' }).getByRole('textbox', { name: 'Command' });
   const log = () => browser.page.getByRole('region', { name: 'Shell' }).getByRole('log');

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 
 describe('the app shell in Chromium', () => {
   let server: ServerHandle;
@@ -16,11 +16,7 @@ describe('the app shell in Chromium', () => {
     browser.page.on('pageerror', (err) => problems.push(err.message));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   it('redirects a signed-out visitor to /login', async () => {
     const { page } = browser;

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { apiAs, signIn, watchProblems } from './support/session';
 
 /** `data-theme` of <html> and the relative luminance (0 black .. 1 white) of the body's background. */
@@ -52,11 +52,7 @@ describe('the theme', () => {
     await signIn(browser.page, server);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   it('is light when nothing is chosen, even when the system prefers dark', async () => {
     const { page } = browser;

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { apiAs, signIn } from './support/session';
 
 const REFUSAL = 'the current password is incorrect';
@@ -29,11 +29,7 @@ describe('notices', () => {
     await signIn(browser.page, server);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   it('shows a success as a status that goes away by itself', async () => {
     const { page } = browser;

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { apiAs, signIn, type ApiClient } from './support/session';
 import {
   card, createUserByApi, errorNotices, patchSettings, PERMISSION_NAMES, readSettings, strongPassword, successNotice, type StoredUser,
@@ -46,11 +46,7 @@ describe('User Management', () => {
     await signIn(browser.page, server);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    expect(await server?.stop()).toBe(0);
-    await server?.sandbox.remove();
-  });
+  afterAll(() => shutDown(browser, server));
 
   it('lists the users with Yes or No in the admin column, and New opens the new-user form', async () => {
     const { page } = browser;

@@ -184,3 +184,11 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/** Closes the browser, stops the server (which must exit 0) and removes its sandbox: every afterAll. */
+export async function shutDown(browser: BrowserHandle | undefined, server: ServerHandle | undefined): Promise<void> {
+  await browser?.close();
+  const code = await server?.stop();
+  await server?.sandbox.remove();
+  if (server && code !== 0) throw new Error(`the server exited with ${code}\nstderr: ${server.stderr()}`);
+}

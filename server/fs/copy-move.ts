@@ -6,7 +6,7 @@ import { errnoCode, fsError } from './fs-error';
 import { isTempName } from './hidden';
 import { joinPath } from './paths';
 import type { PathGate, Target } from './scope';
-import { type CreateModes, syncDir, tempSibling } from './write';
+import { type CreateModes, makeParent, removeIfPresent, syncDir, tempSibling } from './write';
 
 /** Collects the failures of a tree copy: the copy goes on, the request then fails (api.md §3.9). */
 class Failures {
@@ -43,7 +43,7 @@ async function copyOneFile(from: string, to: string, mode: number): Promise<void
     await chmod(tmp, mode & 0o7777);
     await rename(tmp, to);
   } catch (err) {
-    await rm(tmp, { force: true });
+    await removeIfPresent(tmp, { recursive: false });
     throw err;
   }
 }
@@ -53,7 +53,7 @@ async function copyFileTarget(ctx: CopyCtx, src: Target, dst: Target): Promise<v
   // A symlink to a directory cannot be copied as a file (api.md §3.9); special files would block.
   if (s.isDirectory()) throw new AppError('bad_request', 'cannot copy a symlink to a directory');
   if (!s.isFile()) throw new AppError('bad_request', 'cannot copy a special file');
-  await mkdir(dirname(dst.resolved), { recursive: true, mode: ctx.modes.dirMode });
+  await makeParent(dst.resolved, ctx.modes.dirMode);
   await copyOneFile(src.resolved, dst.resolved, Number(s.mode));
 }
 
@@ -120,7 +120,7 @@ export async function moveTree(gate: PathGate, { src, dst }: Pair, opts: MoveOpt
   if (gate.guards(src.real)) throw new AppError('forbidden');
   const doRename = opts.rename ?? rename;
   try {
-    await mkdir(dirname(dst.real), { recursive: true, mode: opts.dirMode });
+    await makeParent(dst.real, opts.dirMode);
     await doRename(src.real, dst.real);
     await syncDir(dirname(dst.real));
     return;
@@ -133,7 +133,7 @@ export async function moveTree(gate: PathGate, { src, dst }: Pair, opts: MoveOpt
   try {
     await copyTree(gate, { src, dst }, opts);
   } catch (err) {
-    if (!existed) await rm(dst.real, { recursive: true, force: true });
+    if (!existed) await removeIfPresent(dst.real, { recursive: true });
     throw err;
   }
   await rm(src.real, { recursive: true, force: true });

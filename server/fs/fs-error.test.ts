@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { errnoCode, fsError } from './fs-error';
+import { errnoCode, fsError, parentError } from './fs-error';
 
 const errno = (code: string) => Object.assign(new Error(code), { code });
 
@@ -37,5 +37,13 @@ describe('fsError', () => {
     expect(errnoCode(errno('ENOENT'))).toBe('ENOENT');
     expect(errnoCode(new Error('x'))).toBeUndefined();
     expect(errnoCode(null)).toBeUndefined();
+  });
+
+  it.each([
+    ['EEXIST', 404],
+    ['ENOTDIR', 404],
+    ['EACCES', 403],
+  ])('maps %s from a mkdir -p of a parent to %i (a file in the way means the path cannot exist)', (code, status) => {
+    expect((parentError(errno(code)) as AppError).status).toBe(status);
   });
 });

@@ -44,6 +44,15 @@ export function fsError(err: unknown): Error {
   return entry.message === undefined ? new AppError(entry.code) : new AppError(entry.code, entry.message);
 }
 
+/**
+ * `fsError` for a `mkdir -p` of a path's parent: Node answers EEXIST when the parent or an
+ * ancestor is a file, which for the path below it is ENOTDIR (the path cannot exist), not a
+ * conflict with an existing entry.
+ */
+export function parentError(err: unknown): Error {
+  return fsError(errnoCode(err) === 'EEXIST' ? { code: 'ENOTDIR' } : err);
+}
+
 /** Runs `fn`, translating whatever it throws through `fsError`. */
 export async function translated<T>(fn: () => Promise<T>): Promise<T> {
   try {

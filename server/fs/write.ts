@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors';
 import { BatchedWriter, writeBody, type PositionalFile } from './batched-writer';
-import { errnoCode, fsError } from './fs-error';
+import { errnoCode, fsError, parentError } from './fs-error';
 import { TEMP_PREFIX } from './hidden';
 import type { Target } from './scope';
 
@@ -32,6 +32,27 @@ export async function lstatOrNull(path: string): Promise<BigIntStats | null> {
   } catch (err) {
     if (errnoCode(err) === 'ENOENT') return null;
     throw err;
+  }
+}
+
+/** mkdir -p of the directory that holds `path` (dirMode); a file in the way answers 404. */
+export async function makeParent(path: string, dirMode: number): Promise<void> {
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: dirMode });
+  } catch (err) {
+    throw parentError(err);
+  }
+}
+
+/**
+ * Removes whatever is at `path` (a cleanup after a failed write): a missing entry, or a path
+ * that runs through a file and so holds nothing, is fine; other failures are translated.
+ */
+export async function removeIfPresent(path: string, opts: { recursive: boolean }): Promise<void> {
+  try {
+    await rm(path, { force: true, recursive: opts.recursive });
+  } catch (err) {
+    if (errnoCode(err) !== 'ENOTDIR') throw fsError(err);
   }
 }
 
@@ -79,7 +100,7 @@ export async function writeFileAtomic(target: Target, body: Readable, opts: Writ
   // An in-scope symlink is written through: its (already confined) target receives the bytes.
   const dest = target.resolved;
   try {
-    await mkdir(dirname(dest), { recursive: true, mode: opts.dirMode });
+    await makeParent(dest, opts.dirMode);
     const old = await lstatOrNull(dest);
     if (old?.isDirectory()) throw new AppError('bad_request', `cannot upload to a directory ${basename(target.path)}`);
     const tmp = tempSibling(dest);
@@ -88,7 +109,7 @@ export async function writeFileAtomic(target: Target, body: Readable, opts: Writ
       if (old) await keepIdentity(tmp, old);
       await rename(tmp, dest);
     } catch (err) {
-      await rm(tmp, { force: true });
+      await removeIfPresent(tmp, { recursive: false });
       throw err;
     }
     await syncDir(dirname(dest));
@@ -124,5 +145,5 @@ export async function removeTree(target: Target, guards: (real: string) => boole
 
 /** Removes a single file written by a failed request; a missing file is fine. */
 export async function discardFile(target: Target): Promise<void> {
-  await rm(target.resolved, { force: true });
+  await removeIfPresent(target.resolved, { recursive: false });
 }

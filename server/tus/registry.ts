@@ -1,7 +1,8 @@
-import { mkdir, open, rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { AppError } from '../errors';
 import { translated } from '../fs/fs-error';
+import { makeParent } from '../fs/write';
 import { UPLOAD_TTL_MS } from './protocol';
 import { findTemp, tempPathOf, tempsIn, uploadKey } from './temp-file';
 
@@ -112,7 +113,7 @@ class Registry implements UploadRegistry {
   async create(owner: UploadOwner, spec: UploadSpec): Promise<Upload> {
     const old = await this.find(owner);
     if (old) await this.exclusive(old, () => this.abort(old));
-    await translated(() => mkdir(dirname(owner.target), { recursive: true, mode: spec.dirMode }));
+    await makeParent(owner.target, spec.dirMode);
     await this.sweep(dirname(owner.target), owner.confines);
     const key = uploadKey(owner.userId, owner.target);
     const temp = tempPathOf(owner.target, key, spec.length);

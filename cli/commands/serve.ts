@@ -92,7 +92,9 @@ async function runServer(ctx: CommandContext, store: Store, resolved: ResolvedSe
   const https = target.kind === 'tcp' && target.tls ? await loadTlsFiles(config.cert, config.key) : undefined;
   const log = logTarget(config.log, ctx.io);
   try {
-    const app = await buildApp({ store, config, assets: locateAssets(), logger: log.options, ...(https ? { https } : {}) });
+    // The command runner and event hooks run programs with the server's environment (api.md §3.18
+    // step 8, §9): without it they would start with an empty one and find nothing through PATH.
+    const app = await buildApp({ store, config, assets: locateAssets(), logger: log.options, env: ctx.env, ...(https ? { https } : {}) });
     const stop = stopRequested(ctx.io, () => app.server.closeAllConnections());
     const warnings = [...resolved.warnings, ...startupWarnings(config, store.data().settings)];
     for (const w of warnings) app.log.warn(w);

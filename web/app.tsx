@@ -1,12 +1,17 @@
 import { useAtomValue } from 'jotai';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Toaster } from './features/notices/toaster';
-import { PromptHost } from './features/prompts/prompt-host';
-import { SearchOverlay } from './features/search/search-overlay';
-import { ShellPanel } from './features/shell/shell-panel';
 import { useLocaleSync } from './i18n/use-locale-sync';
 import { Routes } from './routes';
+import { searchOpenAtom, shellOpenAtom } from './state/panels';
+import { promptAtom } from './state/prompts';
 import { themeAtom } from './state/theme';
+
+// The prompts, the search overlay and the shell are chunks of their own, loaded the first time
+// one opens: the login page carries none of them (its first-load budget is 150 KB).
+const PromptHost = lazy(async () => ({ default: (await import('./features/prompts/prompt-host')).PromptHost }));
+const SearchOverlay = lazy(async () => ({ default: (await import('./features/search/search-overlay')).SearchOverlay }));
+const ShellPanel = lazy(async () => ({ default: (await import('./features/shell/shell-panel')).ShellPanel }));
 
 function useThemeSync(): void {
   const theme = useAtomValue(themeAtom);
@@ -15,16 +20,28 @@ function useThemeSync(): void {
   }, [theme]);
 }
 
-/** The whole UI: the routed page, the prompt and the notices on top; theme and language follow the state. */
+/** What floats above the page: the prompt, the search overlay and the shell, each when open. */
+function Overlays() {
+  const prompt = useAtomValue(promptAtom);
+  const search = useAtomValue(searchOpenAtom);
+  const shell = useAtomValue(shellOpenAtom);
+  return (
+    <Suspense fallback={null}>
+      {prompt && <PromptHost />}
+      {search && <SearchOverlay />}
+      {shell && <ShellPanel />}
+    </Suspense>
+  );
+}
+
+/** The whole UI: the routed page, the overlays and the notices on top; theme and language follow the state. */
 export function App() {
   useThemeSync();
   useLocaleSync();
   return (
     <>
       <Routes />
-      <PromptHost />
-      <SearchOverlay />
-      <ShellPanel />
+      <Overlays />
       <Toaster />
     </>
   );

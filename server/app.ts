@@ -7,7 +7,7 @@ import { notFoundPlugin } from './plugins/not-found';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { createWebAssets } from './plugins/web-assets';
 import { createSessionTracker } from './accounts/sessions';
-import { addressResolver } from './lib/client-address';
+import { addressResolver, untrustedProxyWatch } from './lib/client-address';
 import { createThrottle } from './lib/throttle';
 import { authPlugin } from './plugins/auth';
 import { registerTokens } from './plugins/tokens';
@@ -106,6 +106,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const { sessions, throttle, tokens, auth, users, settings } = await accountServices(app, deps);
   const addressOf = addressResolver(deps.config.trustedProxies);
+  const watchProxy = untrustedProxyWatch(deps.config.trustedProxies, (message) => app.log.warn(message));
+  app.addHook('onRequest', (request, _reply, done) => {
+    watchProxy(request);
+    done();
+  });
   const gates = await createGateFactory(deps.config);
   const raw = createRawService({ gates, store: deps.store, workerSource: archiveWorkerSource(deps.assets) });
   const search = createSearchService({ gates, store: deps.store });

@@ -69,3 +69,30 @@ export function addressResolver(entries: readonly string[]): (req: AddressSource
   const trust = createProxyTrust(entries);
   return (req) => clientAddress(req.socket.remoteAddress ?? '', req.headers['x-forwarded-for'], trust);
 }
+
+/** 127.0.0.0/8 and ::1: the peer a reverse proxy on the same host connects from. */
+function isLoopback(address: string): boolean {
+  const addr = plainAddress(address);
+  return addr === '::1' || addr.startsWith('127.');
+}
+
+/**
+ * A per-request check that calls `warn` the first time (only) a request carries X-Forwarded-For
+ * from a loopback peer that is not a trusted proxy: a reverse proxy is in front, so every client
+ * shares its address and five bad guesses lock a name or share for everyone (api.md §14).
+ */
+export function untrustedProxyWatch(entries: readonly string[], warn: (message: string) => void): (req: AddressSource) => void {
+  const trust = createProxyTrust(entries);
+  let warned = false;
+  return (req) => {
+    if (warned || req.headers['x-forwarded-for'] === undefined) return;
+    const peer = plainAddress(req.socket.remoteAddress ?? '');
+    if (!isLoopback(peer) || trust(peer)) return;
+    warned = true;
+    warn(
+      `a request from ${peer} carries X-Forwarded-For, but ${peer} is not a trusted proxy: every client behind the proxy ` +
+        `shares its address, so 5 failed sign-ins or share passwords lock that name or share for everyone for 15 minutes. ` +
+        `Start filemgr with --trustedProxy ${peer} (or FILEMGR_TRUSTED_PROXY=${peer}) to use the real client address.`,
+    );
+  };
+}

@@ -12,22 +12,13 @@ interface DialogProps {
   className?: string;
 }
 
-/** Calls `onClose` when the browser closed the dialog while it is still meant to be shown. */
-function closedByBrowser(dialog: HTMLDialogElement | null, onClose: () => void): void {
-  if (dialog?.isConnected && !dialog.dataset.closing) onClose();
-}
-
 /**
- * A modal card on the native <dialog>: the browser traps focus (the page behind is inert), Esc
- * closes, and the opener gets focus back on close. The first field, or the element marked
- * `data-autofocus` (a confirm button, so that Enter confirms), is focused on open.
+ * Shows a <dialog> as a modal from mount to unmount and reports Esc through `onClose`. The close
+ * on unmount runs in a layout effect, while the element is still in the document, so the browser
+ * hands focus back to the opener. The element marked `data-autofocus` gets focus on open.
  */
-export function Dialog({ title, onClose, onSubmit, children, actions, className }: DialogProps) {
+export function useModal(onClose: () => void) {
   const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-
-  // A layout effect: close() must run while the element is still in the document, or the
-  // browser cannot hand focus back to the element that opened the dialog.
   useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return undefined;
@@ -39,6 +30,30 @@ export function Dialog({ title, onClose, onSubmit, children, actions, className 
       dialog.close();
     };
   }, []);
+  const handlers = {
+    // Esc: the browser would close the element itself; the owner removes it instead.
+    onCancel: (event: SyntheticEvent) => {
+      event.preventDefault();
+      onClose();
+    },
+    // Chromium may close a modal on Esc without a cancel event when the page had no user
+    // activation since it opened: the close event then says so.
+    onClose: (event: SyntheticEvent<HTMLDialogElement>) => {
+      const dialog = event.currentTarget;
+      if (dialog.isConnected && !dialog.dataset.closing) onClose();
+    },
+  };
+  return [ref, handlers] as const;
+}
+
+/**
+ * A modal card on the native <dialog>: the browser traps focus (the page behind is inert), Esc
+ * closes, and the opener gets focus back on close. The first field, or the element marked
+ * `data-autofocus` (a confirm button, so that Enter confirms), is focused on open.
+ */
+export function Dialog({ title, onClose, onSubmit, children, actions, className }: DialogProps) {
+  const [ref, modal] = useModal(onClose);
+  const titleId = useId();
 
   const submit = (event: FormEvent): void => {
     event.preventDefault();
@@ -47,18 +62,10 @@ export function Dialog({ title, onClose, onSubmit, children, actions, className 
     onSubmit?.();
   };
 
-  const cancel = (event: SyntheticEvent): void => {
-    // Esc: the browser would close the element itself; the owner removes it instead.
-    event.preventDefault();
-    onClose();
-  };
-
   // In document.body, never inside the opener's form (nested forms do not submit).
   return createPortal(
-    // onClose too: Chromium may close a modal on Esc without a cancel event when the page had no
-    // user activation since it opened. The owner removes the element either way.
-    <dialog ref={ref} className={className ? `card dialog ${className}` : 'card dialog'} aria-labelledby={titleId} onCancel={cancel}
-      onClose={() => closedByBrowser(ref.current, onClose)}>
+    <dialog ref={ref} className={className ? `card dialog ${className}` : 'card dialog'} aria-labelledby={titleId}
+      onCancel={modal.onCancel} onClose={modal.onClose}>
       <form method="dialog" onSubmit={submit}>
         <h2 id={titleId} className="card-title">{title}</h2>
         <div className="card-body">{children}</div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitLines, splitWords } from './words';
+import { splitLines, splitWords, wholeNumberOf } from './words';
 
 describe('splitWords', () => {
   it.each([
@@ -19,5 +19,16 @@ describe('splitLines', () => {
     ['one', ['one']],
   ])('splits %j into %j', (text, lines) => {
     expect(splitLines(text)).toEqual(lines);
+  });
+});
+
+describe('wholeNumberOf', () => {
+  it.each([
+    ['', 100, 0],
+    ['12', 100, 12],
+    ['1a2', 100, 12],
+    ['99999', 65535, 65535],
+  ])('reads %j (at most %d) as %d', (text, max, value) => {
+    expect(wholeNumberOf(text, max)).toBe(value);
   });
 });

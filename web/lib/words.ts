@@ -9,3 +9,9 @@ export function splitWords(text: string): string[] {
 export function splitLines(text: string): string[] {
   return text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
 }
+
+/** The whole number typed in a numeric field (other characters ignored), at most `max`; 0 when empty. */
+export function wholeNumberOf(text: string, max: number): number {
+  const digits = text.replace(/\D/g, '');
+  return digits === '' ? 0 : Math.min(max, Number(digits));
+}

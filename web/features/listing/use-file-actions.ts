@@ -6,7 +6,7 @@ import { apiPaths } from '../../paths';
 import type { PermissionsWire } from '@contract/user';
 import { clipboardAtom, type Clipboard } from '../../state/clipboard';
 import { transferAtom } from '../../state/file-ops';
-import { folderAtom, multipleAtom, selectedItemsAtom, targetOf } from '../../state/listing';
+import { folderAtom, multipleAtom, selectedItemsAtom, targetOf, type Target } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
 import { searchOpenAtom } from '../../state/panels';
 import { showPromptAtom } from '../../state/prompts';
@@ -52,15 +52,16 @@ export function useFileActions() {
   const setSearch = useSetAtom(searchOpenAtom);
   const perm = user?.perm;
   const count = selected.length;
-  const items = selected.map(targetOf);
-  const first = items[0];
+  // Targets are built when an action runs, not on every render (Ctrl+A may select 100,000).
+  const items = (): Target[] => selected.map(targetOf);
+  const first = selected[0] && targetOf(selected[0]);
 
   const { has, can } = abilities(perm, count, clipboard);
 
   const download = (): void => {
     // One file downloads directly; several items or none (the folder) ask for a format.
     if (count === 1 && first && !first.isDir) startDownload(apiUrl(apiPaths.raw(first.path)));
-    else showPrompt({ kind: 'download', items });
+    else showPrompt({ kind: 'download', items: items() });
   };
 
   const paste = (): void => {
@@ -77,13 +78,13 @@ export function useFileActions() {
     multiple,
     toggleMultiple: () => setMultiple(!multiple),
     download,
-    info: () => showPrompt({ kind: 'info', items }),
+    info: () => showPrompt({ kind: 'info', items: items() }),
     share: () => first && can.share && showPrompt({ kind: 'share', item: first }),
     rename: () => first && can.rename && showPrompt({ kind: 'rename', item: first }),
-    copy: () => can.copy && showPrompt({ kind: 'copy', items }),
-    move: () => can.move && showPrompt({ kind: 'move', items }),
-    remove: () => can.delete && showPrompt({ kind: 'delete', items }),
-    copyToClipboard: (key: 'c' | 'x') => count > 0 && setClipboard({ key, items, path: folder }),
+    copy: () => can.copy && showPrompt({ kind: 'copy', items: items() }),
+    move: () => can.move && showPrompt({ kind: 'move', items: items() }),
+    remove: () => can.delete && showPrompt({ kind: 'delete', items: items() }),
+    copyToClipboard: (key: 'c' | 'x') => count > 0 && setClipboard({ key, items: items(), path: folder }),
     paste,
     search: () => setSearch(true),
   };

@@ -53,7 +53,9 @@ export function InfoPrompt({ items, onClose }: { items: readonly Target[]; onClo
   const folder = useAtomValue(requestAtom).resource;
   const canDownload = useAtomValue(userAtom)?.perm.download ?? false;
   const lang = currentLang();
-  const chosen: readonly Item[] = items.length > 0 ? all.filter((i) => items.some((s) => s.path === itemPath(i))) : all;
+  // A Set: after Ctrl+A in a large folder, both lists hold every item.
+  const paths = new Set(items.map((target) => target.path));
+  const chosen: readonly Item[] = items.length > 0 ? all.filter((i) => paths.has(itemPath(i))) : all;
   const single = items.length === 1 ? chosen[0] : undefined;
   const files = chosen.filter((i) => !i.isDir);
   const rows: [string, string][] = single

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ShareUnit } from '../../api/shares';
 import { Dialog } from '../../components/dialog';
+import { TextField } from '../../components/fields';
 import { failureText } from '../../lib/notice';
 import type { Target } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
@@ -62,12 +63,8 @@ export function ShareForm({ item, onCreated, onCancel }: { item: Target; onCreat
         {invalid ? t('shareDialog.durationRange') : t('shareDialog.permanentHint')}
       </p>
       {/* Shown as typed: it is a password to hand to the visitors, not the user's own. */}
-      <div className="field">
-        <label className="field-label" htmlFor="share-password">{t('login.password')}</label>
-        <input id="share-password" className="input" type="text" value={password} autoComplete="off" spellCheck={false} aria-describedby="share-password-help"
-          onChange={(e) => setPassword(e.target.value)} />
-        <span id="share-password-help" className="field-help">{t('shareDialog.passwordHint')}</span>
-      </div>
+      <TextField label={t('login.password')} value={password} onChange={setPassword} help={t('shareDialog.passwordHint')}
+        autoComplete="off" spellCheck={false} />
     </Dialog>
   );
 }

@@ -1,8 +1,9 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
-import { useLayoutEffect, useRef, useState, type FormEvent, type UIEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent, type UIEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { useModal } from '../../components/dialog';
 import { Icon } from '../../components/icon';
 import { failureText } from '../../lib/notice';
 import { filesPath, joinPath } from '../../paths';
@@ -45,21 +46,6 @@ function Results({ root, onOpen }: { root: string; onOpen: () => void }) {
   );
 }
 
-/** Shows the <dialog> as a modal while `open`; on close runs `onClosed` (focus returns to the opener). */
-function useModal(open: boolean, onClosed: () => void) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useLayoutEffect(() => {
-    const dialog = ref.current;
-    if (!dialog || !open) return undefined;
-    dialog.showModal();
-    return () => {
-      dialog.close();
-      onClosed();
-    };
-  }, [open, onClosed]);
-  return ref;
-}
-
 /**
  * The search overlay (product.md §2): typing clears the results, Enter searches below the folder
  * on screen, the type buttons narrow it, results stream in; Esc closes.
@@ -73,7 +59,10 @@ export function SearchOverlay() {
   const notify = useSetAtom(notifyAtom);
   const [text, setText] = useState('');
   const [filter, setFilter] = useState<TypeFilter | null>(null);
-  const ref = useModal(open, clear);
+  const close = useCallback(() => setOpen(false), [setOpen]);
+  const [ref, modal] = useModal(close);
+  // Closing forgets the results and stops a search still streaming.
+  useEffect(() => () => clear(), [clear]);
 
   const start = (next: TypeFilter | null): void => {
     run({ folder: root, query: queryOf(text, next) }).catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }));
@@ -91,24 +80,21 @@ export function SearchOverlay() {
 
   if (!open) return null;
   return createPortal(
-    <dialog ref={ref} className="search-overlay" aria-label={t('search.label')} 
-      // Chromium may close a dialog on Esc without a cancel event (no user activation since it
-      // opened): the close event then says so.
-      onCancel={(e) => { e.preventDefault(); setOpen(false); }} onClose={() => setOpen(false)}>
+    <dialog ref={ref} className="search-overlay" aria-label={t('search.label')} onCancel={modal.onCancel} onClose={modal.onClose}>
       <form role="search" className="search-bar" onSubmit={submit}>
         <Icon name="search" className="search-icon" />
         <input type="search" className="search-input" aria-label={t('search.label')} placeholder={t('search.placeholder')} value={text} autoFocus
           onChange={(e) => { setText(e.target.value); clear(); }}
           // A search field's own Esc would only empty it; product.md §2: Esc closes the overlay.
-          onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); setOpen(false); } }} />
-        <button type="button" className="icon-button" aria-label={t('prompts.close')} onClick={() => setOpen(false)}><Icon name="close" /></button>
+          onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); close(); } }} />
+        <button type="button" className="icon-button" aria-label={t('prompts.close')} onClick={close}><Icon name="close" /></button>
       </form>
       <div className="search-filters">
         {FILTERS.map(([type, key]) => (
           <button key={type} type="button" className="button button-small" aria-pressed={filter === type} onClick={() => toggle(type)}>{t(`search.${key}`)}</button>
         ))}
       </div>
-      <Results root={root} onOpen={() => setOpen(false)} />
+      <Results root={root} onOpen={close} />
     </dialog>,
     document.body,
   );

@@ -3,6 +3,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Checkbox, TextField } from '../../components/fields';
+import { wholeNumberOf } from '../../lib/words';
 import { configAtom } from '../../state/config';
 import { BrandingFields } from './branding-fields';
 import { CommandRunnerFields } from './command-runner-fields';
@@ -19,10 +20,7 @@ type Patch = (patch: Partial<SettingsView>) => void;
 
 function GlobalFields({ settings, patch }: { settings: SettingsView; patch: Patch }) {
   const { t } = useTranslation();
-  const setMinimum = (text: string): void => {
-    const digits = text.replace(/\D/g, '');
-    patch({ minimumPasswordLength: digits === '' ? 0 : Math.min(1024, Number(digits)) });
-  };
+  const setMinimum = (text: string): void => patch({ minimumPasswordLength: wholeNumberOf(text, 1024) });
   return (
     <>
       {FLAGS.map((flag) => (

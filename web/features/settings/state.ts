@@ -34,6 +34,15 @@ export const saveProfileAtom = atom(null, async (get, set, choices: ProfileChoic
   reloadOnDirectionChange(user.locale, fields.locale);
 });
 
+/**
+ * After one's own password changed the server has ended every older token (api.md §14): sign in
+ * again with the new one so the person stays where they are. With reCAPTCHA on that needs a
+ * solved challenge, so the session ends and the login page asks for it.
+ */
+export const signInAgainAtom = atom(null, async (_get, set, credentials: { username: string; password: string }) => {
+  await set(loginAtom, { ...credentials, recaptcha: '' }).catch(() => set(signOutAtom));
+});
+
 export interface PasswordChange {
   password: string;
   /** The user's current password, which json auth asks for (api.md §3.2). */
@@ -49,6 +58,5 @@ export const changePasswordAtom = atom(null, async (get, set, change: PasswordCh
   const user = get(userAtom);
   if (!user) return;
   await updateUser({ id: user.id, which: ['password'], data: { password: change.password }, currentPassword: change.currentPassword });
-  // With reCAPTCHA on, signing in needs a solved challenge: the login page then asks for it.
-  await set(loginAtom, { username: user.username, password: change.password, recaptcha: '' }).catch(() => set(signOutAtom));
+  await set(signInAgainAtom, { username: user.username, password: change.password });
 });

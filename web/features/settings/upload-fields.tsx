@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../../components/fields';
 import { FALLBACK_CHUNK_SIZE, formatBytes, parseBytes } from '../../lib/bytes';
+import { wholeNumberOf } from '../../lib/words';
 
 type Tus = SettingsView['tus'];
 
@@ -35,10 +36,7 @@ export function UploadFields({ tus, onChange }: { tus: Tus; onChange: (tus: Tus)
     }, CHUNK_SIZE_DEBOUNCE_MS);
   };
 
-  const typeRetries = (text: string): void => {
-    const digits = text.replace(/\D/g, '');
-    onChange({ ...tus, retryCount: digits === '' ? 0 : Math.min(65535, Number(digits)) });
-  };
+  const typeRetries = (text: string): void => onChange({ ...tus, retryCount: wholeNumberOf(text, 65535) });
 
   return (
     <fieldset className="fieldset">

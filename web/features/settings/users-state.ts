@@ -3,8 +3,8 @@ import type { UserInput, UserView } from '@contract/user';
 import { getSettings } from '../../api/settings';
 import { DEFAULT_LOCALE, findLocale } from '../../i18n/locales';
 import { createUser, deleteUser, getUser, listUsers, updateUser } from '../../api/users';
-import { loginAtom, renewAtom, signOutAtom, userAtom } from '../../state/session';
-import { reloadOnDirectionChange } from './state';
+import { renewAtom, signOutAtom, userAtom } from '../../state/session';
+import { reloadOnDirectionChange, signInAgainAtom } from './state';
 
 // Bumped after a change: the list reloads; edit forms reload their user only after a save, so
 // a deleted user's page is never fetched again while it is being left.
@@ -80,7 +80,7 @@ export const saveUserAtom = atom(null, async (get, set, { id, data, currentPassw
   set(savedVersionAtom, (v) => v + 1);
   const self = get(userAtom);
   if (self?.id !== savedId) return savedId;
-  if (data.password) await set(loginAtom, { username: data.username, password: data.password, recaptcha: '' }).catch(() => set(signOutAtom));
+  if (data.password) await set(signInAgainAtom, { username: data.username, password: data.password });
   else await set(renewAtom);
   reloadOnDirectionChange(self.locale, data.locale);
   return savedId;

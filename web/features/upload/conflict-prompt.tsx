@@ -13,7 +13,7 @@ export function ConflictPrompt({ conflict }: { conflict: Conflict }) {
   const names = [...conflict.clashes];
   const folder = conflict.dest === '/' ? t('listing.root') : conflict.dest.replace(/\/$/, '').split('/').at(-1) ?? '';
   return (
-    <Dialog title={t('upload.replaceTitle')} onClose={() => answer('cancel')} onSubmit={() => answer('replace')}
+    <Dialog title={t('upload.replaceTitle')} className="upload-conflict" onClose={() => answer('cancel')} onSubmit={() => answer('replace')}
       actions={
         <>
           <button type="button" className="button" onClick={() => answer('cancel')}>{t('upload.cancel')}</button>

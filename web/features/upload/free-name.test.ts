@@ -3,15 +3,15 @@ import { freeName } from './free-name';
 
 describe('freeName', () => {
   it.each([
-    ['a.txt', [], false, 'a.txt'],
-    ['a.txt', ['a.txt'], false, 'a (1).txt'],
-    ['a.txt', ['a.txt', 'a (1).txt', 'a (2).txt'], false, 'a (3).txt'],
-    ['archive.tar.gz', ['archive.tar.gz'], false, 'archive.tar (1).gz'],
-    ['.bashrc', ['.bashrc'], false, '.bashrc (1)'],
-    ['README', ['README'], false, 'README (1)'],
-    ['photos.2024', ['photos.2024'], true, 'photos.2024 (1)'],
-    ['photos', ['photos', 'photos (1)'], true, 'photos (2)'],
-  ])('names %s among %j (folder %s) %s', (name, taken, isDir, expected) => {
+    { name: 'a.txt', taken: [], isDir: false, expected: 'a.txt' },
+    { name: 'a.txt', taken: ['a.txt'], isDir: false, expected: 'a (1).txt' },
+    { name: 'a.txt', taken: ['a.txt', 'a (1).txt', 'a (2).txt'], isDir: false, expected: 'a (3).txt' },
+    { name: 'archive.tar.gz', taken: ['archive.tar.gz'], isDir: false, expected: 'archive.tar (1).gz' },
+    { name: '.bashrc', taken: ['.bashrc'], isDir: false, expected: '.bashrc (1)' },
+    { name: 'README', taken: ['README'], isDir: false, expected: 'README (1)' },
+    { name: 'photos.2024', taken: ['photos.2024'], isDir: true, expected: 'photos.2024 (1)' },
+    { name: 'photos', taken: ['photos', 'photos (1)'], isDir: true, expected: 'photos (2)' },
+  ])('names $name among $taken (folder: $isDir) $expected', ({ name, taken, isDir, expected }) => {
     expect(freeName(name, new Set(taken), isDir)).toBe(expected);
   });
 });

@@ -41,7 +41,12 @@ export function dropEntries(data: DataTransfer): () => Promise<Entry[]> {
   return async () => {
     if (roots.length === 0 || roots.some((root) => root === null)) return entriesOfFiles(files);
     const out: Entry[] = [];
-    for (const root of roots) if (root) await walk(root, '', out);
+    try {
+      for (const root of roots) if (root) await walk(root, '', out);
+    } catch {
+      // An entry the browser cannot read (moved away meanwhile): the plain files still go.
+      return entriesOfFiles(files);
+    }
     return out;
   };
 }

@@ -1,6 +1,7 @@
 import { useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { dropEntries } from './drop-entries';
+import type { Entry } from './entries';
 import { uploadAtom } from './state';
 
 /** Where a drop would go: the folder, and the folder item under the pointer when it is one. */
@@ -39,6 +40,40 @@ function mark(zone: DropZone | null): void {
   else if (main) delete main.dataset[MAIN_MARK];
 }
 
+/** The document's drag listeners for `folder` (null: no folder on screen, so nothing takes a drop). */
+function listeners(folder: string | null, show: (zone: DropZone | null) => void, onDrop: (read: () => Promise<Entry[]>, dest: string) => void) {
+  // dragenter and dragleave come in pairs for every element crossed: the drag has left the page
+  // when they balance (relatedTarget is not reliable for drags).
+  let depth = 0;
+  const zoneAt = (event: DragEvent): DropZone | null => (folder === null ? null : zoneOf(event.target, folder));
+  return {
+    dragenter: (event: DragEvent): void => {
+      if (isFileDrag(event)) depth += 1;
+    },
+    dragover: (event: DragEvent): void => {
+      if (!isFileDrag(event) || !event.dataTransfer) return;
+      // Always handled: a file dropped where no upload goes must not open in the tab instead.
+      event.preventDefault();
+      const next = zoneAt(event);
+      event.dataTransfer.dropEffect = next ? 'copy' : 'none';
+      show(next);
+    },
+    dragleave: (event: DragEvent): void => {
+      if (!isFileDrag(event)) return;
+      depth -= 1;
+      if (depth <= 0) show(null);
+    },
+    drop: (event: DragEvent): void => {
+      if (!isFileDrag(event) || !event.dataTransfer) return;
+      event.preventDefault();
+      depth = 0;
+      const next = zoneAt(event);
+      show(null);
+      if (next) onDrop(dropEntries(event.dataTransfer), next.dest);
+    },
+  };
+}
+
 /**
  * Uploads files and folders dropped from the desktop (product.md §2) while `folder` is on screen;
  * the zone under the pointer is marked (the main area or the folder item) and returned for a hint.
@@ -47,38 +82,17 @@ export function useDropZone(folder: string | null): DropZone | null {
   const upload = useSetAtom(uploadAtom);
   const [zone, setZone] = useState<DropZone | null>(null);
   useEffect(() => {
-    if (folder === null) return undefined;
     const show = (next: DropZone | null): void => {
       mark(next);
       setZone((z) => (z?.dest === next?.dest && z?.item === next?.item ? z : next));
     };
-    const over = (event: DragEvent): void => {
-      if (!isFileDrag(event) || !event.dataTransfer) return;
-      // Always handled: a file dropped where no upload goes must not open in the tab.
-      event.preventDefault();
-      const next = zoneOf(event.target, folder);
-      event.dataTransfer.dropEffect = next ? 'copy' : 'none';
-      show(next);
-    };
-    const leave = (event: DragEvent): void => {
-      if (isFileDrag(event) && event.relatedTarget === null) show(null);
-    };
-    const drop = (event: DragEvent): void => {
-      if (!isFileDrag(event) || !event.dataTransfer) return;
-      event.preventDefault();
-      const next = zoneOf(event.target, folder);
-      show(null);
-      if (!next) return;
-      const read = dropEntries(event.dataTransfer);
-      void read().then((entries) => upload({ entries, dest: next.dest }));
-    };
-    document.addEventListener('dragover', over);
-    document.addEventListener('dragleave', leave);
-    document.addEventListener('drop', drop);
+    const handlers = listeners(folder, show, (read, dest) => {
+      void read().then((entries) => upload({ entries, dest }));
+    });
+    const names = Object.keys(handlers) as (keyof typeof handlers)[];
+    for (const name of names) document.addEventListener(name, handlers[name]);
     return () => {
-      document.removeEventListener('dragover', over);
-      document.removeEventListener('dragleave', leave);
-      document.removeEventListener('drop', drop);
+      for (const name of names) document.removeEventListener(name, handlers[name]);
       mark(null);
     };
   }, [folder, upload]);

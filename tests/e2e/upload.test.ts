@@ -84,6 +84,25 @@ describe('browser uploads: picker, drop, conflicts, cancel', () => {
     expect(text('tree/photos/2024/june/b.txt')).toBe('b');
   });
 
+  it('opens the file picker directly where the browser cannot pick folders', async () => {
+    const page = await browser.context.newPage();
+    try {
+      // A browser without directory entries: the Upload dialog would offer nothing more than File.
+      await page.addInitScript(() => {
+        delete (HTMLInputElement.prototype as { webkitdirectory?: boolean }).webkitdirectory;
+      });
+      await openFolder(page, server, { folder: '/pick/', expect: 'one.txt' });
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), button(page, 'Upload').click()]);
+      expect(await dialog(page, 'Upload').count()).toBe(0);
+      expect(chooser.isMultiple()).toBe(true);
+      await chooser.setFiles([{ name: 'direct.txt', mimeType: 'text/plain', buffer: Buffer.from('direct') }]);
+      await untilOnDisk(disk('pick/direct.txt'));
+      expect(text('pick/direct.txt')).toBe('direct');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('uploads files dropped on the listing into the folder, on a folder item into it, never onto a selected folder', async () => {
     const { page } = browser;
     await openFolder(page, server, { folder: '/drop/', expect: 'f.txt' });

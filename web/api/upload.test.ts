@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryDelays, UploadError } from './upload';
+import { retryDelays, tusFile, UploadError } from './upload';
 
 describe('tus retry delays', () => {
   it.each([
@@ -20,5 +20,12 @@ describe('upload errors', () => {
     [new UploadError('failed', '500 Internal Server Error'), 'Upload failed: 500 Internal Server Error'],
   ])('say the catalogue\'s text: %s', (error, message) => {
     expect(error.message).toBe(message);
+  });
+});
+
+describe('tusFile', () => {
+  it('fails with the missing-settings message when the page has no tus settings', async () => {
+    const task = tusFile({ path: '/a.txt', file: new File(['a'], 'a.txt'), overwrite: false, onProgress: () => undefined }, undefined);
+    await expect(task.done).rejects.toThrow('The resumable upload settings are not defined');
   });
 });

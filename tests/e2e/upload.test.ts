@@ -65,6 +65,8 @@ describe('browser uploads: picker, drop, conflicts, cancel', () => {
     expect(text('pick/two words.txt')).toBe('second');
     await item(page, 'one.txt').waitFor();
     await item(page, 'two words.txt').waitFor();
+    // One notice for the batch, not one per file.
+    expect((await successTexts(page)).filter((t) => t === 'Upload complete')).toHaveLength(1);
   });
 
   it('uploads a folder picked through Folder with its tree', async () => {
@@ -106,6 +108,14 @@ describe('browser uploads: picker, drop, conflicts, cancel', () => {
   it('uploads files dropped on the listing into the folder, on a folder item into it, never onto a selected folder', async () => {
     const { page } = browser;
     await openFolder(page, server, { folder: '/drop/', expect: 'f.txt' });
+    // A drag of listing items (drag to move) carries no files: no upload feedback for it.
+    const itemDrag = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.setData('application/x-filemgr-items', 'f.txt');
+      return dt;
+    });
+    await item(page, 'sub').dispatchEvent('dragover', { dataTransfer: itemDrag });
+    expect(await page.locator('[data-upload-target], #main[data-upload-drop]').count()).toBe(0);
     // The listing area (a file item is part of it): the whole main area is marked.
     let drop = await dragFilesOver(page, item(page, 'f.txt'), [{ name: 'here.txt', content: 'here' }]);
     await page.locator('#main[data-upload-drop]').waitFor();

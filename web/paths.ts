@@ -135,6 +135,7 @@ export const apiPaths = {
   renew: '/api/renew',
   resources: (path: string): string => `/api/resources${encodePath(path)}`,
   usage: (path: string): string => `/api/usage${encodePath(path)}`,
+  tus: (path: string): string => `/api/tus${encodePath(path)}`,
   raw: (path: string): string => `/api/raw${encodePath(path)}`,
   users: '/api/users',
   user: (id: number): string => `/api/users/${id}`,

@@ -33,6 +33,16 @@ export function configureHttp(next: HttpHooks): void {
   hooks = next;
 }
 
+/** The session's token, for requests that cannot go through fetch (upload progress needs XHR, tus). */
+export function currentToken(): string {
+  return hooks.token();
+}
+
+/** An upload made outside request() answered 401: the session ends as request() would end it. */
+export function sessionRejected(): void {
+  hooks.onUnauthorized();
+}
+
 /** The API URL with the base URL in front, for links the browser follows itself. */
 export function apiUrl(path: string): string {
   return `${hooks.baseURL}${path}`;

@@ -63,6 +63,14 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'upload dialog',
+    open: async (page, server) => {
+      await openFolder(page, server, { folder: '/', expect: 'todo.txt' });
+      await button(page, 'Upload').click();
+      await dialog(page, 'Upload').waitFor();
+    },
+  },
+  {
     name: 'search overlay',
     open: async (page, server) => {
       await openFolder(page, server, { folder: '/', expect: 'todo.txt' });

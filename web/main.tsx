@@ -20,6 +20,8 @@ import './styles/panels.css';
 import './styles/settings.css';
 import './styles/notices.css';
 import './styles/forms.css';
+import './styles/editor.css';
+import './styles/share-page.css';
 
 declare global {
   interface Window {

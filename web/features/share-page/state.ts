@@ -41,6 +41,21 @@ export const loadShareAtom = atom(null, async (get, set, { hash, path }: { hash:
   }
 });
 
+/** The names selected in the shared folder on screen. */
+export const shareSelectedAtom = atom<ReadonlySet<string>>(new Set<string>());
+
+/** The "Select multiple" mode: a click or tap toggles an item instead of selecting only it. */
+export const shareMultipleAtom = atom(false);
+
+/** Where the last click without Shift was: the other end of a Shift-click range. */
+export const shareAnchorAtom = atom<number | null>(null);
+
+/** Clears the selection (Esc, another folder). */
+export const clearShareSelectionAtom = atom(null, (_get, set) => {
+  set(shareSelectedAtom, new Set<string>());
+  set(shareAnchorAtom, null);
+});
+
 /** Remembers the password for `hash` and fetches again. */
 export const unlockShareAtom = atom(null, async (_get, set, input: { hash: string; path: string; password: string }) => {
   set(passwordAtom, { hash: input.hash, password: input.password });

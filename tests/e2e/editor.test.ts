@@ -34,7 +34,8 @@ function mainButton(page: Page, name: string) {
 }
 
 /** Opens /files<path> and waits for the editor's textbox and its text. */
-async function openEditor(page: Page, server: ServerHandle, path: string, text: string): Promise<void> {
+async function openEditor(page: Page, server: ServerHandle, file: { path: string; text: string }): Promise<void> {
+  const { path, text } = file;
   await page.goto(`${server.url}/files${path}`);
   const name = path.split('/').pop() ?? '';
   await textbox(page, name).filter({ hasText: text }).waitFor();
@@ -70,7 +71,7 @@ describe('the text editor', () => {
 
   it('edits a file and saves it with the Save button; the API and the disk have the new text', async () => {
     const { page } = browser;
-    await openEditor(page, server, '/notes/todo.md', 'buy milk');
+    await openEditor(page, server, { path: '/notes/todo.md', text: 'buy milk' });
     expect(await page.title()).toContain('todo.md');
     await typeAtEnd(page, 'todo.md', '- write tests');
     await mainButton(page, 'Save').click();
@@ -86,7 +87,7 @@ describe('the text editor', () => {
 
   it('saves with Ctrl+S, from inside the text and from elsewhere on the page', async () => {
     const { page } = browser;
-    await openEditor(page, server, '/notes/keys.txt', 'keys');
+    await openEditor(page, server, { path: '/notes/keys.txt', text: 'keys' });
     await typeAtEnd(page, 'keys.txt', 'one');
     await page.keyboard.press('Control+s');
     await until(async () => (await onDisk(server, 'notes/keys.txt')) === 'keys\none', 'the first Ctrl+S to reach the disk');
@@ -100,7 +101,7 @@ describe('the text editor', () => {
 
   it('asks before leaving with unsaved changes: Cancel stays, Discard leaves without saving', async () => {
     const { page } = browser;
-    await openEditor(page, server, '/notes/leave.txt', 'leave me');
+    await openEditor(page, server, { path: '/notes/leave.txt', text: 'leave me' });
     await typeAtEnd(page, 'leave.txt', ' alone');
     await mainButton(page, 'Close').click();
     await dialog(page, 'Discard changes?').waitFor();
@@ -139,7 +140,7 @@ describe('the text editor', () => {
 
   it('warns before the tab is reloaded with unsaved changes', async () => {
     const { page } = browser;
-    await openEditor(page, server, '/notes/plain.txt', 'first');
+    await openEditor(page, server, { path: '/notes/plain.txt', text: 'first' });
     await typeAtEnd(page, 'plain.txt', 'second');
     const asked = page.waitForEvent('dialog');
     void page.reload().catch(() => undefined);
@@ -159,7 +160,7 @@ describe('the text editor', () => {
       const { page } = fresh;
       page.setDefaultTimeout(20_000);
       await signIn(page, server, { username: 'carol', password });
-      await openEditor(page, server, '/notes/failing.txt', 'keep');
+      await openEditor(page, server, { path: '/notes/failing.txt', text: 'keep' });
       await typeAtEnd(page, 'failing.txt', 'typed before the permission went');
       const user = await api.json<Record<string, unknown> & { perm: Record<string, boolean> }>(`/api/users/${id}`);
       const revoked = await api.call('PUT', `/api/users/${id}`, { what: 'user', which: ['perm'], current_password: server.password, data: { ...user, perm: { ...user.perm, modify: false } } });
@@ -182,7 +183,7 @@ describe('the text editor', () => {
       const { page } = fresh;
       page.setDefaultTimeout(20_000);
       await signIn(page, server, { username: 'dave', password });
-      await openEditor(page, server, '/notes/todo.md', 'buy milk');
+      await openEditor(page, server, { path: '/notes/todo.md', text: 'buy milk' });
       const box = textbox(page, 'todo.md');
       expect(await box.getAttribute('aria-readonly')).toBe('true');
       expect(await mainButton(page, 'Save').isDisabled()).toBe(true);
@@ -200,7 +201,7 @@ describe('the text editor', () => {
 
   it('opens a 10 MB file and edits it', async () => {
     const { page } = browser;
-    await openEditor(page, server, '/big.txt', 'line 000000');
+    await openEditor(page, server, { path: '/big.txt', text: 'line 000000' });
     const box = textbox(page, 'big.txt');
     await box.click();
     await page.keyboard.press('Control+End');

@@ -2,9 +2,8 @@ import { useEffect, useState } from 'react';
 
 /** An SVG QR code of `value` as a data URL; qrcode is its own chunk, loaded on first use. */
 async function qrDataUrl(value: string): Promise<string> {
-  const module = await import('qrcode');
-  // qrcode is CommonJS: the bundler's namespace has it as `default` (its own toString is shadowed).
-  const qrcode = (module as { default?: typeof module }).default ?? module;
+  // qrcode is CommonJS: its exports are the namespace's `default` (a named toString would be Object's).
+  const qrcode = (await import('qrcode')).default;
   const svg = await qrcode.toString(value, { type: 'svg', margin: 1, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } });
   return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 }

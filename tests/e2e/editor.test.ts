@@ -80,6 +80,10 @@ describe('the text editor', () => {
     const raw = await api.call('GET', '/api/raw/notes/todo.md');
     expect(raw).toEqual({ status: 200, text: expected });
     expect(await onDisk(server, 'notes/todo.md')).toBe(expected);
+    await mainButton(page, 'Info').click();
+    await dialog(page, 'File information').waitFor();
+    await dialogButton(page, 'File information', 'OK').click();
+    await dialog(page, 'File information').waitFor({ state: 'detached' });
     // Saved: leaving asks nothing.
     await mainButton(page, 'Close').click();
     await page.waitForURL(/\/files\/notes\/$/);
@@ -105,6 +109,7 @@ describe('the text editor', () => {
     await typeAtEnd(page, 'leave.txt', ' alone');
     await mainButton(page, 'Close').click();
     await dialog(page, 'Discard changes?').waitFor();
+    await screenshot(page, 'editor-discard-desktop-light');
     await dialogButton(page, 'Discard changes?', 'Cancel').click();
     await dialog(page, 'Discard changes?').waitFor({ state: 'detached' });
     expect(page.url()).toMatch(/\/files\/notes\/leave\.txt$/);

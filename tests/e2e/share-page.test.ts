@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { chromium, type BrowserContext, type Download, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, startServer, type ServerHandle, shutDown } from './support/harness';
-import { apiAs, watchProblems } from './support/session';
+import { launchBrowser, screenshot, startServer, type ServerHandle, shutDown } from './support/harness';
+import { apiAs, signIn, watchProblems } from './support/session';
 
 // product.md §2 "Share page (public)", §4, §9 (100 items plus 100 per click, 3 trailing crumbs);
 // ui.md "Public share page"; api.md §3.16. Every visit is a fresh browser: no sign-in, no cookie.
@@ -257,6 +257,46 @@ describe('the public share page', () => {
       expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
       // No list, no breadcrumbs for a single shared file.
       expect(await listbox(page).count()).toBe(0);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('keeps a signed-in visitor signed in when the share answers 401 for its password', async () => {
+    const browser = await launchBrowser();
+    try {
+      const { page } = browser;
+      page.setDefaultTimeout(20_000);
+      await signIn(page, server);
+      await page.goto(links.project);
+      await page.getByRole('textbox', { name: 'Password', exact: true }).fill('not it');
+      await page.keyboard.press('Enter');
+      await page.getByText('Wrong credentials', { exact: true }).waitFor();
+      await unlock(page, links.project);
+      await page.goto(`${server.url}/files/`);
+      await page.getByRole('option', { name: 'project', exact: true }).waitFor();
+      expect(page.url()).toBe(`${server.url}/files/`);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('moves through the items with the arrow keys and opens one with Enter', async () => {
+    const v = await visitor();
+    try {
+      const { page } = v;
+      await unlock(page, links.project);
+      await option(page, 'docs').click();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('photo.png');
+      await page.keyboard.press('Space');
+      expect(await option(page, 'photo.png').getAttribute('aria-selected')).toBe('true');
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('Enter');
+      await option(page, 'guide.txt').waitFor();
+      expect(page.url()).toBe(`${links.project}/docs/`);
     } finally {
       await v.close();
     }

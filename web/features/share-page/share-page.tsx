@@ -65,7 +65,7 @@ export function SharePage() {
   const resource = state?.status === 'ready' ? state.resource : null;
   let body;
   if (!state || state.status === 'loading') body = <Spinner label={t('app.loading')} />;
-  else if (state.status === 'password') body = <PasswordCard hash={hash} path={path} wrong={state.wrongPassword} />;
+  else if (state.status === 'password') body = <PasswordCard hash={hash} path={path} wrong={state.wrongPassword} checking={state.checking ?? false} />;
   else if (!resource) body = <ErrorMessage status={state.errorStatus} />;
   else body = <Loaded resource={resource} hash={hash} path={path} />;
   // A file share has no folders to walk (its path is ''); a folder share and what is inside it do.

@@ -12,6 +12,8 @@ export interface ShareState {
   errorStatus: number;
   /** A non-empty password was sent and refused (product.md §2, Share page). */
   wrongPassword: boolean;
+  /** The password card stays on screen while a password is checked. */
+  checking?: boolean;
 }
 
 export const shareStateAtom = atom<ShareState>({ key: '', status: 'loading', resource: null, errorStatus: 0, wrongPassword: false });
@@ -24,7 +26,10 @@ export const loadShareAtom = atom(null, async (get, set, { hash, path }: { hash:
   const key = `${hash}:${path}`;
   const saved = get(passwordAtom);
   const password = saved.hash === hash ? saved.password : '';
-  set(shareStateAtom, { key, status: 'loading', resource: null, errorStatus: 0, wrongPassword: false });
+  const current = get(shareStateAtom);
+  // A password typed into the card: the card (and what was typed) stays while it is checked.
+  if (current.key === key && current.status === 'password') set(shareStateAtom, { ...current, checking: true });
+  else set(shareStateAtom, { key, status: 'loading', resource: null, errorStatus: 0, wrongPassword: false });
   try {
     const resource = await getPublicShare(hash, path, password);
     if (get(shareStateAtom).key === key) set(shareStateAtom, { key, status: 'ready', resource, errorStatus: 0, wrongPassword: false });

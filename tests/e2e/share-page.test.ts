@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { chromium, type BrowserContext, type Download, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { apiAs, signIn, watchProblems } from './support/session';
 // ui.md "Public share page"; api.md §3.16. Every visit is a fresh browser: no sign-in, no cookie.
 
 const PASSWORD = 'open sesame';
+const AXE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
 
 /** A small RGB gradient PNG, so the shared image has something to show. */
 function png(width: number, height: number): Buffer {
@@ -49,12 +51,14 @@ interface Visitor {
 }
 
 /** A fresh browser, as a visitor who got the link: no session, the given language and theme. */
-async function visitor(options: { locale?: string; dark?: boolean; width?: number; height?: number } = {}): Promise<Visitor> {
+async function visitor(options: { locale?: string; dark?: boolean; width?: number; height?: number; axe?: boolean } = {}): Promise<Visitor> {
   const profile = await mkdtemp(join(tmpdir(), 'filemgr-visitor-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
     locale: options.locale ?? 'en-US',
+    // Only so that axe-core can be injected for the accessibility check; the app's CSP is tested elsewhere.
+    bypassCSP: options.axe ?? false,
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
@@ -175,7 +179,7 @@ describe('the public share page', () => {
       const { page, context } = v;
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
       await unlock(page, links.project);
-      const selected = () => listbox(page).evaluate((box) => [...box.querySelectorAll('[aria-selected="true"]')].map((o) => o.getAttribute('aria-label')));
+      const selected = () => listbox(page).evaluate((box) => [...box.querySelectorAll('[aria-selected="true"] .entry-name')].map((o) => o.textContent));
       await option(page, 'docs').click();
       await option(page, 'photo.png').click({ modifiers: ['Shift'] });
       expect(await selected()).toEqual(['docs', 'notes.md', 'photo.png']);
@@ -289,7 +293,7 @@ describe('the public share page', () => {
       await option(page, 'docs').click();
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('ArrowDown');
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('photo.png');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-path'))).toBe('/photo.png');
       await page.keyboard.press('Space');
       expect(await option(page, 'photo.png').getAttribute('aria-selected')).toBe('true');
       await page.keyboard.press('ArrowUp');
@@ -297,6 +301,34 @@ describe('the public share page', () => {
       await page.keyboard.press('Enter');
       await option(page, 'guide.txt').waitFor();
       expect(page.url()).toBe(`${links.project}/docs/`);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('has no serious accessibility violations (axe-core) on the password card, a folder and a file', async () => {
+    const v = await visitor({ axe: true });
+    try {
+      const { page } = v;
+      const check = async (): Promise<string[]> => {
+        await page.addScriptTag({ path: AXE });
+        return page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+          const result = await axe.run(document);
+          return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        });
+      };
+      await page.goto(links.project);
+      await page.getByRole('textbox', { name: 'Password', exact: true }).waitFor();
+      expect(await check()).toEqual([]);
+      await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+      await page.keyboard.press('Enter');
+      await option(page, 'readme.txt').click();
+      await page.getByRole('img', { name: 'QR code', exact: true }).waitFor();
+      expect(await check()).toEqual([]);
+      await page.goto(links.report);
+      await page.getByRole('img', { name: 'QR code', exact: true }).waitFor();
+      expect(await check()).toEqual([]);
     } finally {
       await v.close();
     }
@@ -313,8 +345,8 @@ describe('the public share page', () => {
     const v = await visitor(options);
     try {
       const { page } = v;
-      // By name only: the listbox's own name is translated.
-      const item = (n: string): Locator => page.locator(`[role="option"][aria-label="${n}"]`);
+      // By path: the listbox's own name is translated.
+      const item = (n: string): Locator => page.locator(`[role="option"][data-path="/${n}"]`);
       await page.goto(links.project);
       await page.locator('input[type="password"]').waitFor();
       await screenshot(page, `share-password-${name}`);

@@ -28,13 +28,16 @@ interface ItemProps {
 const ShareItem = memo(function ShareItem({ item, index, path, selected, focused, onClick, onOpen }: ItemProps) {
   const now = useAtomValue(nowAtom);
   const lang = currentLang();
+  const id = `share-item-${index}`;
   return (
-    <div role="option" className="entry" aria-selected={selected} aria-label={item.name} data-path={path} data-index={index}
-      tabIndex={focused ? 0 : -1} onClick={(e) => onClick(index, e)} onDoubleClick={() => onOpen(index)}>
+    // Named by its content, where only the name is exposed: the name is exactly the item's name
+    // (ui.md) and all of it is text on screen; size and date are the option's description.
+    <div role="option" className="entry" aria-selected={selected} aria-describedby={`${id}-size ${id}-date`}
+      data-path={path} data-index={index} tabIndex={focused ? 0 : -1} onClick={(e) => onClick(index, e)} onDoubleClick={() => onOpen(index)}>
       <span className="entry-media"><Icon name={item.isDir ? 'folder' : 'file'} className={item.isDir ? 'entry-icon folder' : 'entry-icon'} /></span>
-      <span className="entry-name"><bdi>{item.name}</bdi></span>
-      <span className="entry-size">{item.isDir ? '—' : formatSize(item.size, lang)}</span>
-      <DateTime className="entry-modified" iso={item.modified} exact={false} nowMs={now} lang={lang} />
+      <span className="entry-name" title={item.name}><bdi>{item.name}</bdi></span>
+      <span className="entry-size" id={`${id}-size`} aria-hidden="true">{item.isDir ? '—' : formatSize(item.size, lang)}</span>
+      <span className="entry-modified" id={`${id}-date`} aria-hidden="true"><DateTime iso={item.modified} exact={false} nowMs={now} lang={lang} /></span>
     </div>
   );
 });

@@ -1,7 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './support/axe';
 import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { dialog, dialogButton, until, updateAdmin } from './support/files';
 import { apiAs, signIn, watchProblems, type ApiClient } from './support/session';
@@ -243,6 +245,34 @@ describe('the text editor', () => {
     await updateAdmin(api, { locale: 'en' });
     await page.evaluate(() => localStorage.removeItem('filemgr.theme'));
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('has no serious accessibility violations (axe-core) in the editor and its discard question', async () => {
+    const profile = await mkdtemp(join(tmpdir(), 'filemgr-axe-'));
+    // bypassCSP only so that axe-core can be injected.
+    const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, bypassCSP: true, args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      page.setDefaultTimeout(20_000);
+      await signIn(page, server);
+      await openEditor(page, server, { path: '/code/app.js', text: 'answer' });
+      expect(await seriousViolations(page)).toEqual([]);
+      await typeAtEnd(page, 'app.js', '// more');
+      await mainButton(page, 'Close').click();
+      await dialog(page, 'Discard changes?').waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await dialogButton(page, 'Discard changes?', 'Cancel').click();
+      await mainButton(page, 'Save').click();
+      await successNotice(page, 'File saved!').waitFor({ state: 'detached' });
+      // The dark theme's colours too.
+      await page.evaluate(() => localStorage.setItem('filemgr.theme', 'dark'));
+      await openEditor(page, server, { path: '/code/app.js', text: 'answer' });
+      await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    }
   });
 
   it('ran without a script error', () => {

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { chromium, type BrowserContext, type Download, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './support/axe';
 import { launchBrowser, screenshot, startServer, type ServerHandle, shutDown } from './support/harness';
 import { apiAs, signIn, watchProblems } from './support/session';
 
@@ -13,7 +13,6 @@ import { apiAs, signIn, watchProblems } from './support/session';
 // ui.md "Public share page"; api.md §3.16. Every visit is a fresh browser: no sign-in, no cookie.
 
 const PASSWORD = 'open sesame';
-const AXE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
 
 /** A small RGB gradient PNG, so the shared image has something to show. */
 function png(width: number, height: number): Buffer {
@@ -310,14 +309,7 @@ describe('the public share page', () => {
     const v = await visitor({ axe: true });
     try {
       const { page } = v;
-      const check = async (): Promise<string[]> => {
-        await page.addScriptTag({ path: AXE });
-        return page.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-          const result = await axe.run(document);
-          return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-        });
-      };
+      const check = (): Promise<string[]> => seriousViolations(page);
       await page.goto(links.project);
       await page.getByRole('textbox', { name: 'Password', exact: true }).waitFor();
       expect(await check()).toEqual([]);

@@ -1,11 +1,12 @@
 // CodeMirror 6 behind a small handle. This module and its imports form the editor's own chunk,
 // loaded on the first text file opened; each language pack is a further chunk of its own.
-import { LanguageDescription } from '@codemirror/language';
+import { LanguageDescription, syntaxHighlighting } from '@codemirror/language';
 import { languages } from '@codemirror/language-data';
 import { Compartment, EditorState, Prec, type Extension, type Text } from '@codemirror/state';
 import { oneDark } from '@codemirror/theme-one-dark';
 import { EditorView, keymap } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
+import { lightHighlight } from './highlight';
 
 export interface EditorOptions {
   parent: HTMLElement;
@@ -30,6 +31,11 @@ export interface EditorHandle {
   setDark: (dark: boolean) => void;
   focus: () => void;
   destroy: () => void;
+}
+
+/** One-dark in the dark theme; in the light one, colours that keep AA contrast. */
+function themeFor(dark: boolean): Extension {
+  return dark ? oneDark : syntaxHighlighting(lightHighlight);
 }
 
 const sizing = EditorView.theme({
@@ -74,7 +80,7 @@ export function createEditor(options: EditorOptions): EditorHandle {
     parent: options.parent,
     state: EditorState.create({
       doc: options.doc,
-      extensions: [baseExtensions(options, onChange), theme.of(options.dark ? oneDark : []), language.of([])],
+      extensions: [baseExtensions(options, onChange), theme.of(themeFor(options.dark)), language.of([])],
     }),
   });
   let saved = view.state.doc;
@@ -88,7 +94,7 @@ export function createEditor(options: EditorOptions): EditorHandle {
       changed = !view.state.doc.eq(doc);
       return changed;
     },
-    setDark: (dark) => view.dispatch({ effects: theme.reconfigure(dark ? oneDark : []) }),
+    setDark: (dark) => view.dispatch({ effects: theme.reconfigure(themeFor(dark)) }),
     focus: () => view.focus(),
     destroy: () => view.destroy(),
   };

@@ -145,6 +145,20 @@ describe('the text editor', () => {
     expect(await onDisk(server, 'notes/back.txt')).toBe('back\n');
   });
 
+  it('asks when the app itself moves elsewhere (a button rather than a link)', async () => {
+    const { page } = browser;
+    await openEditor(page, server, { path: '/notes/plain.txt', text: 'first' });
+    await typeAtEnd(page, 'plain.txt', 'moved');
+    // What the router does for a button such as a search result: pushState to the new path.
+    await page.evaluate(() => history.pushState(null, '', '/files/notes/'));
+    await dialog(page, 'Discard changes?').waitFor();
+    expect(page.url()).toMatch(/\/files\/notes\/plain\.txt$/);
+    await dialogButton(page, 'Discard changes?', 'Discard').click();
+    await page.waitForURL(/\/files\/notes\/$/);
+    await page.getByRole('option', { name: 'plain.txt', exact: true }).waitFor();
+    expect(await onDisk(server, 'notes/plain.txt')).toBe('first\n');
+  });
+
   it('warns before the tab is reloaded with unsaved changes', async () => {
     const { page } = browser;
     await openEditor(page, server, { path: '/notes/plain.txt', text: 'first' });

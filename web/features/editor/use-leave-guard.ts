@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 
-/** Where a held-back departure was going: a link clicked, back or forward, or a path of ours. */
+/** Where a held-back departure was going: a link clicked, a history step, or a path of ours. */
 type Departure = { kind: 'link'; link: HTMLAnchorElement } | { kind: 'history'; go: () => void } | { kind: 'path'; to: string };
 
 /** The parts of the Navigation API (not yet in TypeScript's DOM types) used here. */
@@ -9,11 +9,23 @@ interface NavigationLike extends EventTarget {
 }
 interface NavigateEventLike extends Event {
   navigationType: string;
-  destination: { key: string };
+  destination: { key: string; url: string; sameDocument: boolean };
+  downloadRequest: string | null;
 }
 
 function navigationApi(): NavigationLike | undefined {
   return (window as unknown as { navigation?: NavigationLike }).navigation;
+}
+
+/** How to take a navigation inside the app after all, when it is one to hold back; else null. */
+function heldStep(step: NavigateEventLike, navigation: NavigationLike): (() => void) | null {
+  if (!step.cancelable || !step.destination.sameDocument || step.downloadRequest !== null) return null;
+  const { key, url } = step.destination;
+  // Back and forward: cancelled before the address changes, so the router never leaves the editor.
+  if (step.navigationType === 'traverse') return () => void navigation.traverseTo(key);
+  // The app's own moves (buttons, search results): the router's pushState, made again on Discard.
+  if (step.navigationType === 'push') return () => history.pushState(null, '', url);
+  return null;
 }
 
 /** A click the browser or the router would turn into leaving the page for another in the app. */
@@ -41,14 +53,11 @@ function useLeaveListeners(holds: () => boolean, hold: (departure: Departure) =>
       latest.current.hold({ kind: 'link', link });
     };
     const navigation = navigationApi();
-    // Back and forward: the Navigation API cancels the step before the address changes, so the
-    // router never leaves the editor.
     const onNavigate = (event: Event): void => {
-      const step = event as NavigateEventLike;
-      if (step.navigationType !== 'traverse' || !step.cancelable || !latest.current.holds()) return;
-      step.preventDefault();
-      const key = step.destination.key;
-      latest.current.hold({ kind: 'history', go: () => void navigation?.traverseTo(key) });
+      const go = navigation && heldStep(event as NavigateEventLike, navigation);
+      if (!go || !latest.current.holds()) return;
+      event.preventDefault();
+      latest.current.hold({ kind: 'history', go });
     };
     // Without it: a capture listener runs before the router's; the address is put back while asking.
     const onPopState = (event: PopStateEvent): void => {

@@ -40,6 +40,7 @@ const TREE = {
   'project/docs/guide.txt': 'the guide',
   'project/docs/a/b/c/d/deep.txt': 'deep down',
   'report.txt': 'quarterly figures',
+  'empty': null,
   ...MANY,
 };
 
@@ -104,7 +105,7 @@ async function unlock(page: Page, url: string, expect = 'readme.txt'): Promise<v
 
 describe('the public share page', () => {
   let server: ServerHandle;
-  const links = { project: '', many: '', report: '' };
+  const links = { project: '', many: '', report: '', empty: '' };
 
   beforeAll(async () => {
     server = await startServer({ tree: TREE });
@@ -117,6 +118,7 @@ describe('the public share page', () => {
     links.project = await share('/project/', PASSWORD);
     links.many = await share('/many/');
     links.report = await share('/report.txt');
+    links.empty = await share('/empty/');
   });
 
   afterAll(() => shutDown(undefined, server));
@@ -235,6 +237,19 @@ describe('the public share page', () => {
       await option(page, 'item-249.txt').waitFor();
       expect(await options.count()).toBe(250);
       expect(await page.getByRole('button', { name: /^\+ \d+$/ }).count()).toBe(0);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('says "It feels lonely here..." for an empty shared folder', async () => {
+    const v = await visitor();
+    try {
+      const { page } = v;
+      await page.goto(links.empty);
+      await page.getByText('It feels lonely here...', { exact: true }).waitFor();
+      await page.getByRole('heading', { name: 'Download folder', exact: true }).waitFor();
+      expect(await listbox(page).count()).toBe(0);
     } finally {
       await v.close();
     }

@@ -188,6 +188,16 @@ describe('the public share page', () => {
       expect(await selected()).toEqual(['docs', 'photo.png']);
       await page.keyboard.press('Escape');
       expect(await selected()).toEqual([]);
+      // The multiple mode: plain clicks toggle.
+      await button(page, 'Select multiple').click();
+      expect(await button(page, 'Select multiple').getAttribute('aria-pressed')).toBe('true');
+      await option(page, 'notes.md').click();
+      await option(page, 'readme.txt').click();
+      expect(await selected()).toEqual(['notes.md', 'readme.txt']);
+      await option(page, 'notes.md').click();
+      expect(await selected()).toEqual(['readme.txt']);
+      await button(page, 'Select multiple').click();
+      await page.keyboard.press('Escape');
 
       await option(page, 'readme.txt').click();
       await button(page, 'Copy download link').click();

@@ -21,6 +21,8 @@ import './styles/settings.css';
 import './styles/notices.css';
 import './styles/forms.css';
 import './styles/upload.css';
+import './styles/editor.css';
+import './styles/share-page.css';
 
 declare global {
   interface Window {

@@ -177,6 +177,14 @@ export function archivePath(folder: string, paths: readonly string[], algo: Arch
   return withQuery(apiPaths.raw('/'), { files: paths.map(encodePath).join(','), algo });
 }
 
+/**
+ * GET /api/public/dl for an archive of several items of a folder share: the `files` list of their
+ * share paths, requested from the share's root (api.md §3.16, §3.11); `token` for protected links.
+ */
+export function publicArchivePath(hash: string, paths: readonly string[], token?: string): string {
+  return withQuery(apiPaths.publicDownload(hash, '/'), { files: paths.map(encodePath).join(','), algo: 'zip', token });
+}
+
 /** The PATCH destination: per-segment encoded, then encoded once more (api.md §3.9 step 1). */
 export function patchPath(move: { action: 'copy' | 'rename'; from: string; to: string }, flags: { override: boolean; rename: boolean }): string {
   const destination = encodeURIComponent(encodePath(move.to));

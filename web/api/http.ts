@@ -90,6 +90,16 @@ export async function fetchJson<T>(path: string, init?: RequestInit): Promise<T>
   return (await (await request(path, init)).json()) as T;
 }
 
+/**
+ * A JSON request of the public share routes, never with the session's token: a 401 there asks for
+ * the link's password (api.md §3.16) and must not end the visitor's own session.
+ */
+export async function fetchPublicJson<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const response = await send(path, init, '');
+  if (!response.ok) throw new HttpError(response.status, await response.text().catch(() => ''));
+  return (await response.json()) as T;
+}
+
 /** A JSON body with its content type. */
 export function jsonBody(data: unknown, method = 'POST'): RequestInit {
   return { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(data) };

@@ -20,6 +20,6 @@ export function zstdAvailable(): boolean {
 
 /** A zstd compressor stream; call only when zstdAvailable(). */
 export function createZstd(): Transform {
-  const { createZstdCompress, constants } = zstd as ZstdZlib;
-  return createZstdCompress({ params: { [constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL } });
+  const api = zstd as ZstdZlib;
+  return api.createZstdCompress({ params: { [api.constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL } });
 }

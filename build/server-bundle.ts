@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { COMMON_PASSWORDS_ASSET, sortedList } from '../server/accounts/common-passwords';
 import { ARCHIVE_WORKER_ASSET, archiveWorkerBuildOptions } from '../server/archive/worker-source';
 import { assetsDir, serverBundlePath, type BuildLayout } from './layout';
 import { versionDefines, type BuildVersion } from './versions';
@@ -28,6 +29,26 @@ const lazyBuiltins: Plugin = {
   },
 };
 
+const PASSWORD_JSON = /common-passwords\.json$/;
+
+/** The common-password JSON stays out of the bundle: the build ships it as a sorted asset. */
+const passwordListAsAsset: Plugin = {
+  name: 'password-list-as-asset',
+  setup(b) {
+    b.onResolve({ filter: PASSWORD_JSON }, (args) => ({ path: args.path, namespace: 'password-list' }));
+    b.onLoad({ filter: /.*/, namespace: 'password-list' }, () => ({
+      contents: `throw new Error('the common-password list is the asset ${COMMON_PASSWORDS_ASSET} of this build');\n`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** Writes the common-password list as the asset server/accounts/common-passwords.ts searches. */
+export async function writePasswordAsset(layout: BuildLayout): Promise<void> {
+  const json = JSON.parse(await readFile(join(layout.root, 'server/accounts/common-passwords.json'), 'utf8')) as { passwords: string };
+  await writeFile(join(assetsDir(layout), COMMON_PASSWORDS_ASSET), sortedList(json.passwords));
+}
+
 /**
  * Bundles the server and CLI into one CommonJS file for Node 20+ (a SEA's main script must be
  * CJS and complete: its `require` loads builtins only). sharp stays external (loaded from
@@ -45,7 +66,7 @@ export async function bundleServer(layout: BuildLayout, version: BuildVersion): 
     format: 'cjs',
     target: 'node20',
     external: ['sharp', 'esbuild', 'bufferutil', 'utf-8-validate'],
-    plugins: [lazyBuiltins],
+    plugins: [lazyBuiltins, passwordListAsAsset],
     loader: { '.wasm': 'binary' },
     alias: { '@contract': join(layout.root, 'server/contract') },
     define: {
@@ -64,6 +85,7 @@ export async function bundleServer(layout: BuildLayout, version: BuildVersion): 
     legalComments: 'eof',
     logLevel: 'warning',
   });
+  await writePasswordAsset(layout);
 }
 
 /** The archive worker's code as asset `archive-worker.js` (see server/archive/worker-source.ts). */

@@ -34,6 +34,7 @@ export async function makeBlob(layout: BuildLayout): Promise<void> {
     disableExperimentalSEAWarning: true,
     useCodeCache: true,
     useSnapshot: false,
+    execArgv: ['--max-semi-space-size=8'],
     assets,
   };
   const configPath = join(layout.dist, 'sea-config.json');

@@ -16,7 +16,7 @@ export interface ResolvedServer {
 }
 
 /** A Go duration as filebrowser parses tokenExpirationTime: "90m", "1h30m", "45s", "0". */
-const GO_DURATION = /^(0|([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|ms|s|m|h)(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|ms|s|m|h))*)$/;
+const GO_DURATION = /^(0|([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|\u00b5s|ms|s|m|h)(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|\u00b5s|ms|s|m|h))*)$/;
 
 function parsePort(text: string): number {
   const port = Number(text);

@@ -8,6 +8,7 @@ import { securityHeadersPlugin } from './plugins/security-headers';
 import { createWebAssets } from './plugins/web-assets';
 import { createSessionTracker } from './accounts/sessions';
 import { addressResolver, untrustedProxyWatch } from './lib/client-address';
+import { lazySchemaController } from './lib/lazy-schemas';
 import { createThrottle } from './lib/throttle';
 import { authPlugin } from './plugins/auth';
 import { registerTokens } from './plugins/tokens';
@@ -81,6 +82,8 @@ function fastifyOptions(deps: AppDeps): FastifyServerOptions {
     return503OnClosing: true,
     requestTimeout: 0,
     bodyLimit: 1024 * 1024,
+    // Route schemas compile on first use: compiling all of them was most of the start-up time.
+    schemaController: lazySchemaController(),
     rewriteUrl: (req) => rewrite(req.url ?? '/'),
     ...(deps.https ? { https: { ...deps.https, minVersion: 'TLSv1.2' as const } } : {}),
   };

@@ -1,7 +1,6 @@
 import { chmod, lstat, readFile, unlink } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
-import { createSecureContext } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 
 /** Where the server listens: a TCP address and port, or a unix socket. */
@@ -32,6 +31,8 @@ async function readPem(path: string, what: string): Promise<Buffer> {
 export async function loadTlsFiles(certPath: string, keyPath: string): Promise<{ cert: Buffer; key: Buffer }> {
   const cert = await readPem(certPath, 'certificate');
   const key = await readPem(keyPath, 'key');
+  // node:tls only when serving https: loading it (and OpenSSL's TLS side) costs every start.
+  const { createSecureContext } = await import('node:tls');
   try {
     createSecureContext({ cert, key, minVersion: 'TLSv1.2' });
   } catch (err) {

@@ -164,6 +164,7 @@ export const ARCHIVE_FORMATS = [
   ['tar.xz', 'tarxz'],
   ['tar.lz4', 'tarlz4'],
   ['tar.sz', 'tarsz'],
+  ['tar.zst', 'tarzst'],
 ] as const;
 
 export type ArchiveAlgo = (typeof ARCHIVE_FORMATS)[number][1];

@@ -1,8 +1,6 @@
 import { mkdir, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { existsSync } from 'node:fs';
 import { buildApp } from '../../server/app';
-import { dirAssets, runningAsSea, seaAssets, type AssetSource } from '../../server/lib/assets';
+import { defaultAssets } from '../../server/lib/assets';
 import { hashPassword } from '../../server/accounts/password';
 import { firstRunDatabase, isBcryptHash, randomPassword } from '../../server/setup/first-run';
 import { startupWarnings } from '../../server/setup/warnings';
@@ -55,18 +53,6 @@ async function openDatabase(ctx: CommandContext): Promise<{ store: Store; passwo
   return created && password !== undefined ? { store, password } : { store };
 }
 
-/**
- * The web app: embedded in the executable, or dist/assets beside the running script
- * (dist/filemgr.cjs) or one level up (cli/main.ts run from source). The web-assets plugin
- * warns when the app is missing.
- */
-function locateAssets(): AssetSource {
-  if (runningAsSea()) return seaAssets();
-  const script = dirname(process.argv[1] ?? '.');
-  const dirs = [join(script, 'assets'), join(script, '..', 'dist', 'assets')];
-  return dirAssets(dirs.find((d) => existsSync(d)) ?? join(script, 'assets'));
-}
-
 /** Resolves with the first stop signal; a second one cuts open connections at once. */
 function stopRequested(io: CliIO, onSecond: () => void): Promise<string> {
   return new Promise((resolve) => {
@@ -94,7 +80,7 @@ async function runServer(ctx: CommandContext, store: Store, resolved: ResolvedSe
   try {
     // The command runner and event hooks run programs with the server's environment (api.md §3.18
     // step 8, §9): without it they would start with an empty one and find nothing through PATH.
-    const app = await buildApp({ store, config, assets: locateAssets(), logger: log.options, env: ctx.env, ...(https ? { https } : {}) });
+    const app = await buildApp({ store, config, assets: defaultAssets(), logger: log.options, env: ctx.env, ...(https ? { https } : {}) });
     const stop = stopRequested(ctx.io, () => app.server.closeAllConnections());
     const warnings = [...resolved.warnings, ...startupWarnings(config, store.data().settings)];
     for (const w of warnings) app.log.warn(w);

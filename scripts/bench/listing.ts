@@ -1,24 +1,16 @@
-// The M3 listing benchmark: GET /api/resources of a folder of 10,000 files against Node's own
-// readdir + stat of the same folder (same run), and the server's memory growth while it lists
-// 100,000 files against the 300 MB budget. Runs the app from source on a real socket.
-// Sizes: BENCH_LISTING_FILES (default 10000), BENCH_LISTING_HUGE (default 100000).
-import { readdir, stat, writeFile, mkdir, readFile } from 'node:fs/promises';
-import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The M3 listing benchmark, against the built executable: GET /api/resources of a folder of
+// 10,000 and of 100,000 files, each against Node's own readdir + stat of the same folder (same
+// run, interleaved), and the server's peak RSS (VmHWM) after listing the 100,000 files, against
+// the 250 MB budget of a small machine. Sizes: BENCH_LISTING_FILES (default 10000),
+// BENCH_LISTING_HUGE (default 100000); BENCH_RUNS runs of each timing (default 3, median kept).
+import { readdir, stat, writeFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildTestApp } from '../../tests/support/test-app';
+import { envNumber, fetchToNull, peakRss, startFilemgr, type RunningFilemgr } from './filemgr-process';
 import { median, type Benchmark, type Figure } from './measure';
 
-const RUNS = 7;
-const BUDGET = 300 * 2 ** 20;
-
-function sizeFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const n = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
-  return n;
-}
+const BUDGET = 250 * 2 ** 20;
 
 async function makeFolder(dir: string, count: number): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -28,30 +20,18 @@ async function makeFolder(dir: string, count: number): Promise<void> {
   }
 }
 
-/** GETs a URL and throws the body away as it arrives; resolves with the milliseconds taken. */
-function timedGet(url: string, token: string): Promise<number> {
-  const start = performance.now();
-  return new Promise((resolve, reject) => {
-    request(url, { headers: { 'x-auth': token }, agent: false }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - start) : reject(new Error(`GET ${url} answered ${res.statusCode}`))));
-    })
-      .on('error', reject)
-      .end();
-  });
+async function list(server: RunningFilemgr, folder: string): Promise<number> {
+  const res = await fetchToNull(`${server.base}/api/resources/${folder}`, { 'x-auth': server.token });
+  if (res.status !== 200) throw new Error(`GET /api/resources/${folder} answered ${res.status}`);
+  return res.ms;
 }
 
-/** Node's own work for the same folder: readdir, then lstat every entry. */
+/** Node's own work for the same folder: readdir, then stat every entry. */
 async function readdirAndStat(dir: string): Promise<number> {
   const start = performance.now();
   const names = await readdir(dir);
   await Promise.all(names.map((n) => stat(join(dir, n))));
   return performance.now() - start;
-}
-
-async function rssField(field: 'VmRSS' | 'VmHWM'): Promise<number> {
-  const status = await readFile('/proc/self/status', 'utf8');
-  return Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? 0) * 1024;
 }
 
 /** Runs two measurements alternately, so a busy machine slows both alike; their medians. */
@@ -65,34 +45,48 @@ async function interleaved(runs: number, a: () => Promise<number>, b: () => Prom
   return [median(as), median(bs)];
 }
 
+/** A fresh server's peak RSS after one listing of `folder` (nothing else ran in it). */
+async function peakListing(root: string, folder: string): Promise<{ peak: number; ms: number }> {
+  const server = await startFilemgr(root);
+  try {
+    const ms = await list(server, folder);
+    return { peak: await peakRss(server.pid), ms };
+  } finally {
+    await server.stop();
+  }
+}
+
 async function run(log: (line: string) => void): Promise<Figure[]> {
-  const files = sizeFromEnv('BENCH_LISTING_FILES', 10_000);
-  const huge = sizeFromEnv('BENCH_LISTING_HUGE', 100_000);
-  const t = await buildTestApp({ config: { typeDetectionByHeader: true } });
+  const files = envNumber('BENCH_LISTING_FILES', 10_000);
+  const huge = envNumber('BENCH_LISTING_HUGE', 100_000);
+  const runs = envNumber('BENCH_RUNS', 3);
+  const root = await mkdtemp(join(tmpdir(), 'filemgr-bench-listing-'));
   try {
     log(`  creating ${files} and ${huge} files...`);
-    await makeFolder(join(t.root, 'big'), files);
-    await makeFolder(join(t.root, 'huge'), huge);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    const token = t.token();
-    await timedGet(`${base}/api/resources/big`, token);
-    const [server, node] = await interleaved(RUNS, () => timedGet(`${base}/api/resources/big`, token), () => readdirAndStat(join(t.root, 'big')));
-    const before = await rssField('VmRSS');
-    const hugeMs = await timedGet(`${base}/api/resources/huge`, token);
-    const growth = Math.max(0, (await rssField('VmHWM')) - before);
-    return [
-      { label: `list ${files} files (GET /api/resources)`, value: server, unit: 'ms', baseline: { label: 'readdir + stat', value: node } },
-      { label: `list ${huge} files`, value: hugeMs, unit: 'ms' },
-      { label: `memory growth listing ${huge} files`, value: growth, unit: 'B', baseline: { label: 'budget', value: BUDGET } },
-    ];
+    await makeFolder(join(root, 'big'), files);
+    await makeFolder(join(root, 'huge'), huge);
+    const { peak, ms: first } = await peakListing(root, 'huge');
+    log(`  peak RSS of a fresh server listing ${huge} files: ${(peak / 2 ** 20).toFixed(1)} MiB (${first.toFixed(0)} ms)`);
+    const server = await startFilemgr(root);
+    try {
+      await list(server, 'big');
+      const [big, bigNode] = await interleaved(runs, () => list(server, 'big'), () => readdirAndStat(join(root, 'big')));
+      const [all, hugeNode] = await interleaved(runs, () => list(server, 'huge'), () => readdirAndStat(join(root, 'huge')));
+      return [
+        { label: `list ${files} files (GET /api/resources)`, value: big, unit: 'ms', baseline: { label: 'readdir + stat', value: bigNode } },
+        { label: `list ${huge} files (GET /api/resources)`, value: all, unit: 'ms', baseline: { label: 'readdir + stat', value: hugeNode } },
+        { label: `server peak RSS listing ${huge} files`, value: peak, unit: 'B', baseline: { label: 'budget', value: BUDGET } },
+      ];
+    } finally {
+      await server.stop();
+    }
   } finally {
-    await t.close();
+    await rm(root, { recursive: true, force: true });
   }
 }
 
 export const listingBenchmark: Benchmark = {
   name: 'listing',
-  title: 'M3 listing: folder listings against readdir + stat, memory against the 300 MB budget',
+  title: 'M3 listing (built executable): folder listings against readdir + stat, peak RSS against 250 MB',
   run,
 };

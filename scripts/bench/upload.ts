@@ -1,12 +1,15 @@
-// Upload throughput: a file sent through the raw `POST /api/resources` and through tus (10 MiB
-// PATCHes, as the UI sends them), each against writing the same bytes to disk with `fs` in this
-// process, in the same run. A fourth way writes with `fs` in 10 MiB pieces, each made durable
-// before the next, as tus must: the most any tus server can reach on this disk. Every path ends with the data on disk (the server fsyncs uploads, so
-// the baseline fsyncs too). Sizes: BENCH_UPLOAD_BYTES (default 2G; K/M/G suffixes), BENCH_RUNS
-// (default 3, the median is kept). `tsx scripts/bench/upload.ts` runs it alone.
+// Upload throughput of the built executable: a file sent through the raw `POST /api/resources`
+// and through tus (10 MiB PATCHes, as the UI sends them), against writing the same bytes to disk
+// with `fs` in this process, in the same run. A fourth way writes with `fs` in 10 MiB pieces, each
+// made durable (fdatasync) before the next, as tus must (api.md §3.17 step 7): the baseline of the
+// tus figure, the most any tus server can reach on this disk. Every path ends with the data on
+// disk (the server fsyncs uploads, so the baselines sync too). Sizes: BENCH_UPLOAD_BYTES (default
+// 1G; K/M/G suffixes), BENCH_RUNS (default 3, the median is kept). `tsx scripts/bench/upload.ts`
+// runs it alone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { open, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { Agent, request, type ClientRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ServerConfig } from '../../server/config';
+import { startFilemgr } from './filemgr-process';
 import { median, type Benchmark, type Figure } from './measure';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -65,6 +69,21 @@ function stopChild(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
+}
+
+/** The built executable (dist/filemgr, --noauth) on a fresh temp root, as a bench server. */
+export async function startExecutableServer(): Promise<BenchServer> {
+  const root = await mkdtemp(join(tmpdir(), 'filemgr-bench-upload-'));
+  const running = await startFilemgr(root);
+  return {
+    port: Number(new URL(running.base).port),
+    root,
+    token: running.token,
+    async stop() {
+      await running.stop();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The child side: a test app on a free port; prints `{port, root, token}` and serves until SIGTERM. */
@@ -199,10 +218,10 @@ async function round(server: BenchServer, agent: Agent, data: { source: Buffer; 
 
 /** Measures the four ways of writing BENCH_UPLOAD_BYTES; prints throughputs and their ratios. */
 export async function run(log: (line: string) => void = console.log): Promise<Figure[]> {
-  const total = sizeFromEnv(process.env.BENCH_UPLOAD_BYTES, 2 * 1024 ** 3);
+  const total = sizeFromEnv(process.env.BENCH_UPLOAD_BYTES, 1024 ** 3);
   const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 3);
   const source = randomBytes(SOURCE_BYTES);
-  const server = await startBenchServer({});
+  const server = await startExecutableServer();
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const rounds: Record<Way, number>[] = [];
   try {
@@ -219,15 +238,17 @@ export async function run(log: (line: string) => void = console.log): Promise<Fi
   // Each round's ratio compares runs minutes apart at most; the median of ratios resists drift.
   const ratio = (way: Way) => median(rounds.map((r) => r.fs / r[way])).toFixed(2);
   log(`  ${(total / 1024 ** 2).toFixed(0)} MiB, median of ${runs} rounds; throughput against fs.write + fsync in the bench process (${mbps(total, med('fs'))}):`);
-  log(`    raw POST /api/resources  ${mbps(total, med('raw')).padStart(9)}  ${ratio('raw')} x fs (target >= 0.80)`);
-  log(`    tus, 10 MiB PATCHes      ${mbps(total, med('tus')).padStart(9)}  ${ratio('tus')} x fs (target >= 0.70)`);
+  log(`    raw POST /api/resources  ${mbps(total, med('raw')).padStart(9)}  ${ratio('raw')} x fs (target >= 0.90)`);
+  log(`    tus, 10 MiB PATCHes      ${mbps(total, med('tus')).padStart(9)}  ${ratio('tus')} x fs`);
   log(`    fs in durable 10 MiB pieces (no network) ${mbps(total, med('chunks'))}  ${ratio('chunks')} x fs: the ceiling of tus here, which must fsync each PATCH before its answer`);
-  log(`    tus against that ceiling  ${median(rounds.map((r) => r.chunks / r.tus)).toFixed(2)} x`);
-  const baseline = { label: 'fs.write + fsync in the bench process', value: med('fs') };
+  log(`    tus against that ceiling  ${median(rounds.map((r) => r.chunks / r.tus)).toFixed(2)} x (target >= 0.80)`);
+  const mib = (total / 1024 ** 2).toFixed(0);
+  const fs = { label: 'fs.write + fsync in the bench process', value: med('fs') };
+  // Printed as time, so the ratio is time over time: throughput relative to the baseline is its inverse.
   return [
-    { label: `raw POST of ${(total / 1024 ** 2).toFixed(0)} MiB (time)`, value: med('raw'), unit: 'ms', baseline },
-    { label: `tus upload of ${(total / 1024 ** 2).toFixed(0)} MiB (time)`, value: med('tus'), unit: 'ms', baseline },
-    { label: `fs in durable 10 MiB pieces, ${(total / 1024 ** 2).toFixed(0)} MiB (time)`, value: med('chunks'), unit: 'ms', baseline },
+    { label: `raw POST of ${mib} MiB (time)`, value: med('raw'), unit: 'ms', baseline: fs },
+    { label: `tus upload of ${mib} MiB, 10 MiB PATCHes (time)`, value: med('tus'), unit: 'ms', baseline: { label: 'fs in 10 MiB pieces + fdatasync each', value: med('chunks') } },
+    { label: `fs in durable 10 MiB pieces, ${mib} MiB (time)`, value: med('chunks'), unit: 'ms', baseline: fs },
   ];
 }
 

@@ -1,6 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import list from './common-passwords.json';
+import { hasLine, sortedList } from './common-passwords';
 import { hashPassword, isCommonPassword, validatePassword, verifyPassword } from './password';
 
 describe('passwords', () => {
@@ -42,5 +43,23 @@ describe('passwords', () => {
 
   it('accepts a long uncommon password', async () => {
     await expect(validatePassword('Tr0ub4dor&3-horse-staple', 12)).resolves.toBeUndefined();
+  });
+});
+
+describe('the sorted common-password list', () => {
+  const sorted = sortedList(list.passwords);
+
+  it('finds every one of the 100,000 passwords and nothing else', () => {
+    const entries = list.passwords.split('\n');
+    expect(entries.every((pw) => hasLine(sorted, pw))).toBe(true);
+    for (const other of ['', 'correct horse battery staple', 'password!x-filemgr', 'filemgr-not-common-7781', 'zzzzzzzzzzzzzzzzzzzzzz', '\u00e9t\u00e9-unique-2026']) {
+      expect([other, hasLine(sorted, other)]).toEqual([other, false]);
+    }
+  });
+
+  it('is sorted bytewise, one password per line', () => {
+    const lines = sorted.toString('utf8').split('\n');
+    expect(lines).toHaveLength(100_000);
+    for (let i = 1; i < lines.length; i++) expect(Buffer.compare(Buffer.from(lines[i - 1]!), Buffer.from(lines[i]!))).toBe(-1);
   });
 });

@@ -1,5 +1,6 @@
 import bcrypt from 'bcryptjs';
 import { AppError } from '../errors';
+import { hasLine, loadCommonPasswords } from './common-passwords';
 
 /** bcrypt cost of new hashes (api.md §8.1, §12). */
 export const BCRYPT_COST = 10;
@@ -9,17 +10,16 @@ const DUMMY_HASH = '$2a$10$kFaFpYp2OhrmCwYVcKVJhu/EQLbBEacx5XngGNhcZyKuYh7ZAfFP2
 
 const BCRYPT_SHAPE = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
 
-let commonList: Promise<Set<string>> | undefined;
-
-/** The common-password list, parsed on first use (kept out of the startup path). */
-function commonPasswords(): Promise<Set<string>> {
-  commonList ??= import('./common-passwords.json').then((mod) => new Set(mod.default.passwords.split('\n')));
-  return commonList;
-}
+let commonList: Promise<Buffer> | undefined;
 
 /** True when `password` is one of the 100,000 most used passwords (exact match). */
 export async function isCommonPassword(password: string): Promise<boolean> {
-  return (await commonPasswords()).has(password);
+  // Loaded on first use, kept out of the startup path; a failed load is retried next time.
+  commonList ??= loadCommonPasswords().catch((err: unknown) => {
+    commonList = undefined;
+    throw err;
+  });
+  return hasLine(await commonList, password);
 }
 
 /** Hashes with bcrypt cost 10 as `$2a$`, the variant filebrowser writes, so exports stay portable. */

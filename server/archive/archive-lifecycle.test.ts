@@ -53,7 +53,7 @@ async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<voi
   }
 }
 
-const formats: ArchiveFormat[] = ['zip', 'tar', 'targz', 'tarbz2', 'tarxz', 'tarlz4', 'tarsz', 'tarbr'];
+const formats: ArchiveFormat[] = ['zip', 'tar', 'targz', 'tarbz2', 'tarxz', 'tarlz4', 'tarsz', 'tarbr', 'tarzst'];
 
 describe('stopping an archive', () => {
   it.each(formats)('stops reading and leaves no worker when the consumer destroys a %s stream mid-way', async (format) => {

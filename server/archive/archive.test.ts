@@ -83,6 +83,7 @@ function tarFlags(format: ArchiveFormat): string[] {
     tarbz2: ['-xjf'],
     tarxz: ['-xJf'],
     tarlz4: ['--use-compress-program=lz4 -d', '-xf'],
+    tarzst: ['--zstd', '-xf'],
   };
   return flags[format] ?? [];
 }
@@ -93,6 +94,7 @@ const layerCheck: Partial<Record<ArchiveFormat, string[]>> = {
   tarbz2: ['bzip2', '-t'],
   tarxz: ['xz', '-t'],
   tarlz4: ['lz4', '-t'],
+  tarzst: ['zstd', '-t'],
 };
 
 beforeAll(async () => {
@@ -116,7 +118,7 @@ afterAll(async () => {
   await rm(source, { recursive: true, force: true });
 });
 
-const formats: ArchiveFormat[] = ['zip', 'tar', 'targz', 'tarbz2', 'tarxz', 'tarlz4', 'tarsz', 'tarbr'];
+const formats: ArchiveFormat[] = ['zip', 'tar', 'targz', 'tarbz2', 'tarxz', 'tarlz4', 'tarsz', 'tarbr', 'tarzst'];
 
 describe('createArchiveStream', () => {
   it.each(formats)('writes a %s archive that the standard tool extracts to an identical tree', async (format) => {

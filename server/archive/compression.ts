@@ -2,6 +2,7 @@ import type { Duplex } from 'node:stream';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { ArchiveFormat } from './formats';
 import { WorkerCompressor } from './worker-stream';
+import { createZstd } from './zstd';
 
 // zlib streams already compress on the libuv thread pool. Brotli's default quality (11) runs at
 // well under 1 MB/s, far too slow for a download made on the fly; 5 keeps most of the gain.
@@ -28,6 +29,8 @@ export function compressionStage(format: ArchiveFormat, options: CompressionOpti
           [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_GENERIC,
         },
       });
+    case 'tarzst':
+      return createZstd();
     case 'tarbz2':
     case 'tarxz':
     case 'tarlz4':

@@ -27,7 +27,10 @@ export function deflateFiles(files: readonly Uint8Array[]): DeflatedFile[] {
   return files.map((file) => {
     const crc = crc32(file);
     if (file.length === 0) return { crc };
-    const deflated = deflateRawSync(file, { level: ZIP_LEVEL, windowBits: windowBits(file.length) });
+    // An output chunk about the file's size: zlib's default 16 KiB chunk would be kept whole
+    // behind every small file's result until a collection (Node returns a view into it).
+    const chunkSize = Math.max(64, file.length);
+    const deflated = deflateRawSync(file, { level: ZIP_LEVEL, windowBits: windowBits(file.length), chunkSize });
     return deflated.length < file.length ? { crc, deflated } : { crc };
   });
 }

@@ -15,11 +15,12 @@ describe('parseArchiveAlgo', () => {
     ['tarlz4', 'tarlz4'],
     ['tarsz', 'tarsz'],
     ['tarbr', 'tarbr'],
+    ['tarzst', 'tarzst'],
   ])('reads algo=%j as %s', (algo, format) => {
     expect(parseArchiveAlgo(algo)).toBe(format);
   });
 
-  it.each(['rar', 'tarzst', 'ZIP', 'tar.gz', 'false', 'constructor', 'toString', ' zip'])(
+  it.each(['rar', 'tarzstd', 'ZIP', 'tar.gz', 'false', 'constructor', 'toString', ' zip'])(
     'answers 400 with the reason for algo=%j',
     (algo) => {
       let thrown: unknown;
@@ -45,6 +46,7 @@ describe('archiveExtension', () => {
     ['tarlz4', '.tar.lz4'],
     ['tarsz', '.tar.sz'],
     ['tarbr', '.tar.br'],
+    ['tarzst', '.tar.zst'],
   ])('names %s files *%s', (format, extension) => {
     expect(archiveExtension(format)).toBe(extension);
   });

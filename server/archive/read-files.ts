@@ -1,5 +1,4 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { packFiles } from './packed-files';
 import type { FileStat, FileToRead, ReadOutcome, ReadReply } from './worker-protocol';
 
 /** Files up to this size are read whole with their batch; larger ones are streamed when written. */
@@ -11,32 +10,34 @@ const BATCH_READ_BYTES = 4 * 1024 * 1024;
 // O_NONBLOCK: one swapped for a FIFO cannot block the reader (regular files ignore it).
 const openFlags = (file: FileToRead): number => constants.O_RDONLY | constants.O_NONBLOCK | (file.follow ? 0 : constants.O_NOFOLLOW);
 
-interface Read {
-  outcome: ReadOutcome;
-  data?: Buffer;
-}
+/**
+ * Where a batch's small files are read, one per thread, reused by every batch: reading each file
+ * into a buffer of its own and then packing them all made two allocations per file, and 20,000
+ * small buffers waiting for a collection were most of an archive's memory.
+ */
+let arena: Buffer | undefined;
 
-function readWhole(fd: number, size: number): Buffer {
-  const data = Buffer.allocUnsafe(size);
+/** Reads a file of `size` bytes into the arena at `at`; returns the bytes read (fewer if it shrank). */
+function readInto(fd: number, size: number, at: number): number {
+  const into = (arena ??= Buffer.allocUnsafeSlow(BATCH_READ_BYTES));
   let filled = 0;
   while (filled < size) {
-    const read = readSync(fd, data, filled, size - filled, filled);
+    const read = readSync(fd, into, at + filled, size - filled, filled);
     if (read === 0) break;
     filled += read;
   }
-  return data.subarray(0, filled);
+  return filled;
 }
 
-function readOne(file: FileToRead, budget: number): Read {
+function readOne(file: FileToRead, at: number): ReadOutcome {
   const fd = openSync(file.path, openFlags(file));
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) return { outcome: { status: 'skip' } };
+    if (!stats.isFile()) return { status: 'skip' };
     const stat: FileStat = { size: stats.size, mode: stats.mode, mtimeMs: stats.mtimeMs };
-    if (stats.size > SMALL_FILE || stats.size > budget) return { outcome: { status: 'large', ...stat } };
+    if (stats.size > SMALL_FILE || stats.size > BATCH_READ_BYTES - at) return { status: 'large', ...stat };
     // A file that grew since fstat is cut at that size, the size its header announces.
-    const data = readWhole(fd, stats.size);
-    return { outcome: { status: 'data', length: data.length, ...stat }, data };
+    return { status: 'data', length: readInto(fd, stats.size, at), ...stat };
   } finally {
     closeSync(fd);
   }
@@ -44,23 +45,21 @@ function readOne(file: FileToRead, budget: number): Read {
 
 /**
  * Opens each file (open, fstat, read, close: most of the work of archiving small files) and
- * reads the small ones whole, into one fresh buffer the caller may own. Runs in the reader
- * worker, or on the main thread when no worker is wanted.
+ * reads the small ones whole, one after another, into one fresh buffer the caller may own.
+ * Runs in the reader worker, or on the main thread when no worker is wanted.
  */
 export function readFiles(files: readonly FileToRead[]): ReadReply {
-  let budget = BATCH_READ_BYTES;
-  const contents: Buffer[] = [];
+  let used = 0;
   const outcomes = files.map((file): ReadOutcome => {
     try {
-      const { outcome, data } = readOne(file, budget);
-      if (data) {
-        contents.push(data);
-        budget -= data.length;
-      }
+      const outcome = readOne(file, used);
+      if (outcome.status === 'data') used += outcome.length;
       return outcome;
     } catch (err) {
       return { status: 'failed', error: err instanceof Error ? err.message : String(err) };
     }
   });
-  return { kind: 'read', bytes: packFiles(contents).bytes, outcomes };
+  const bytes = new Uint8Array(used);
+  if (arena && used > 0) bytes.set(arena.subarray(0, used));
+  return { kind: 'read', bytes, outcomes };
 }

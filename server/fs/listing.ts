@@ -9,11 +9,18 @@ import { describe, type EntryStat, type FileInfo, type InfoOptions } from './inf
 import { joinPath } from './paths';
 import type { PathGate, Target } from './scope';
 import { sortItems } from './sort';
-import { subtitleFinder } from './subtitles';
+import { subtitleFinder, subtitleRelevant, type EntryKind } from './subtitles';
 
 /** The children part of a directory's FileInfo (api.md §4.3, §5.3). */
 export interface DirectoryItems {
   items: FileInfo[];
+  numDirs: number;
+  numFiles: number;
+}
+
+/** The same, each item already its JSON text (a compact, flat string; see listDirectoryJson). */
+export interface DirectoryJson {
+  items: string[];
   numDirs: number;
   numFiles: number;
 }
@@ -60,12 +67,19 @@ async function entryStat(gate: PathGate, real: string, own: BigIntStats | null):
   }
 }
 
+/**
+ * One entry while listing. Its FileInfo is serialised at once (`json`): a flat string of ~180
+ * bytes instead of an object whose concatenated strings keep their parts, about a quarter of the
+ * memory for a 100,000-entry folder. Videos keep the object until their subtitles are added.
+ */
 interface Item {
-  info: FileInfo;
+  json: string;
+  video?: FileInfo | undefined;
   mtimeNs: bigint;
   name: string;
   size: number;
   isDir: boolean;
+  isSymlink: boolean;
 }
 
 interface ListContext {
@@ -82,14 +96,23 @@ async function readItem(ctx: ListContext, entry: { name: string; own: BigIntStat
   const s = await entryStat(ctx.gate, real, entry.own);
   if (!s) return null;
   const info = await describe({ path, real }, s, { ...ctx.opts, listingItem: true });
-  return { info, mtimeNs: s.effective.mtimeNs, name, size: info.size, isDir: info.isDir };
+  const item: Item = { json: '', mtimeNs: s.effective.mtimeNs, name, size: info.size, isDir: info.isDir, isSymlink: info.isSymlink };
+  if (info.type === 'video') item.video = info;
+  else item.json = JSON.stringify(info);
+  return item;
+}
+
+/** The items of a gated directory as FileInfo objects (see listDirectoryJson). */
+export async function listDirectory(gate: PathGate, dir: Target, opts: InfoOptions & { sorting: Sorting }): Promise<DirectoryItems> {
+  const listing = await listDirectoryJson(gate, dir, opts);
+  return { ...listing, items: listing.items.map((json) => JSON.parse(json) as FileInfo) };
 }
 
 /**
- * The items of a gated directory, sorted (§5.6): entries denied by rules or dotfiles, escaping
- * symlinks, unreadable entries and the server's own files are left out.
+ * The items of a gated directory, sorted (§5.6), each as its FileInfo's JSON text: entries denied
+ * by rules or dotfiles, escaping symlinks, unreadable entries and the server's own files are left out.
  */
-export async function listDirectory(gate: PathGate, dir: Target, opts: InfoOptions & { sorting: Sorting }): Promise<DirectoryItems> {
+export async function listDirectoryJson(gate: PathGate, dir: Target, opts: InfoOptions & { sorting: Sorting }): Promise<DirectoryJson> {
   const names = await readNames(dir);
   let dirReal: string;
   try {
@@ -109,17 +132,25 @@ export async function listDirectory(gate: PathGate, dir: Target, opts: InfoOptio
   await addSubtitles(gate, dir, items);
   sortItems(items, opts.sorting);
   const numDirs = items.filter((i) => i.isDir).length;
-  return { items: items.map((i) => i.info), numDirs, numFiles: items.length - numDirs };
+  return { items: items.map((i) => i.json), numDirs, numFiles: items.length - numDirs };
 }
 
 async function addSubtitles(gate: PathGate, dir: Target, items: Item[]): Promise<void> {
-  const videos = items.filter((i) => i.info.type === 'video');
+  const videos = items.filter((i) => i.video !== undefined);
   if (videos.length === 0) return;
-  // The listing's own lstat results (in name order) spare the finder a second readdir.
-  const known = items.map((i) => ({ name: i.name, isFile: () => !i.isDir && !i.info.isSymlink, isDirectory: () => i.isDir && !i.info.isSymlink }));
+  // The listing's own lstat results (in name order) spare the finder a second readdir; only the
+  // entries it looks at are handed over, not one object per item of a huge folder.
+  const known: EntryKind[] = [];
+  for (const i of items) {
+    const kind = { name: i.name, isFile: () => !i.isDir && !i.isSymlink, isDirectory: () => i.isDir && !i.isSymlink };
+    if (subtitleRelevant(kind)) known.push(kind);
+  }
   const finder = subtitleFinder(gate, dir, known);
   for (const v of videos) {
+    const info = v.video!;
     const subs = await finder.forVideo(v.name);
-    if (subs.length > 0) v.info.subtitles = subs;
+    if (subs.length > 0) info.subtitles = subs;
+    v.json = JSON.stringify(info);
+    v.video = undefined;
   }
 }

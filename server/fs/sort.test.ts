@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { naturalCompare, type Sortable, sortItems } from './sort';
+import { naturalCompare, naturalKey, type Sortable, sortItems } from './sort';
 
 const item = (name: string, isDir: boolean, [size, mtime]: [number, number]): Sortable & { id: string } => ({
   id: name,
@@ -45,5 +45,18 @@ describe('naturalCompare', () => {
     ['99999999999999999999a', '100000000000000000000a', -1],
   ])('compares %j with %j as %i', (a, b, sign) => {
     expect(Math.sign(naturalCompare(a, b))).toBe(sign);
+  });
+});
+
+describe('naturalKey', () => {
+  const names = ['file2', 'file10', 'file02', 'file002', 'file', 'file-', 'file-1', 'file-1.txt', 'file-10.txt', 'file-9.txt', 'a', 'ab', 'abc', 'ab1', 'ab10', 'ab01',
+    '1', '01', '001', '10', '9a', '9', '0', '00', 'a0b', 'a00b', 'a0', 'x.y', 'x y', 'x_1', 'x-1', '\u00e9t\u00e9', 'z\u4e2d', '99999999999999999999a', '100000000000000000000a', '.hidden', '~tmp', '12abc', '12', 'abc12'];
+  it('orders every pair of names as naturalCompare does', () => {
+    for (const a of names) {
+      for (const b of names) {
+        const byKey = naturalKey(a) < naturalKey(b) ? -1 : naturalKey(a) > naturalKey(b) ? 1 : 0;
+        expect([a, b, byKey]).toEqual([a, b, Math.sign(naturalCompare(a, b))]);
+      }
+    }
   });
 });

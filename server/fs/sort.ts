@@ -47,12 +47,33 @@ function compareDigits(x: string, y: string): number {
 
 const DIR_SIZE_OFFSET = -(2 ** 31);
 
+/**
+ * A name as one string whose code-unit order is naturalCompare's order, so a 100,000-item sort
+ * compares plain strings instead of allocating in every comparison. Non-digit runs end with NUL
+ * (no file name holds one), so a run sorts before any longer run it starts; a digit run becomes
+ * '5' (a digit, so it compares with a non-digit run as its own first digit would), its length
+ * without leading zeros, those digits, then its count of leading zeros.
+ */
+export function naturalKey(name: string): string {
+  let key = '';
+  for (const run of keyOf(name)) {
+    const c0 = run.charCodeAt(0);
+    if (c0 < 48 || c0 > 57) {
+      key += `${run}\0`;
+      continue;
+    }
+    const digits = run.replace(/^0+(?=\d)/, '');
+    key += `5${String.fromCharCode(0x100 + digits.length)}${digits}${String.fromCharCode(0x100 + run.length - digits.length)}`;
+  }
+  return key;
+}
+
 /** Directories first in both directions; names A->Z when `reverse` is false. Keys are made once. */
 function sortByName<T extends Sortable>(items: T[], reverse: boolean): T[] {
-  const keyed = items.map((item) => ({ item, key: keyOf(item.name.toLowerCase()) }));
+  const keyed = items.map((item) => ({ item, key: naturalKey(item.name.toLowerCase()) }));
   keyed.sort((a, b) => {
     if (a.item.isDir !== b.item.isDir) return a.item.isDir ? -1 : 1;
-    const order = compareKeys(a.key, b.key);
+    const order = a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     return reverse ? -order : order;
   });
   keyed.forEach((k, i) => (items[i] = k.item));

@@ -59,6 +59,11 @@ async function readSubsDir(gate: PathGate, dir: Dir): Promise<SubsDir> {
   return { files: subtitleFiles(gate, dir, entries), children };
 }
 
+/** True for the entries a finder looks at: subtitle files and `subs`/`subtitles` folders. */
+export function subtitleRelevant(entry: EntryKind): boolean {
+  return (entry.isFile() && SUBTITLE_EXT.test(entry.name)) || (entry.isDirectory() && SUBTITLE_DIR.test(entry.name));
+}
+
 function videoBase(name: string): string {
   const i = name.lastIndexOf('.');
   return i < 0 ? name : name.slice(0, i);
@@ -66,7 +71,7 @@ function videoBase(name: string): string {
 
 /**
  * A finder over `dir`, whose entries are read once (or taken from `known`, sorted by name, when
- * a listing already has them) and whose `subs`/`subtitles` folders are read only when a video
+ * a listing already has them; it may hold only the entries subtitleRelevant accepts) and whose `subs`/`subtitles` folders are read only when a video
  * asks, so listings without videos cost nothing extra.
  */
 export function subtitleFinder(gate: PathGate, dir: Dir, known?: EntryKind[]): SubtitleFinder {

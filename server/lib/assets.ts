@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { getRawAsset, isSea } from 'node:sea';
 
 /**
@@ -50,4 +50,15 @@ export function dirAssets(dir: string): AssetSource {
 /** An asset source with nothing in it (tests that do not need the web app). */
 export function noAssets(): AssetSource {
   return { read: () => undefined };
+}
+
+/**
+ * The assets of this program: embedded in the executable, or dist/assets beside the running script
+ * (dist/filemgr.cjs) or one level up (cli/main.ts run from source).
+ */
+export function defaultAssets(): AssetSource {
+  if (runningAsSea()) return seaAssets();
+  const script = dirname(process.argv[1] ?? '.');
+  const dirs = [join(script, 'assets'), join(script, '..', 'dist', 'assets')];
+  return dirAssets(dirs.find((d) => existsSync(d)) ?? join(script, 'assets'));
 }

@@ -27,6 +27,8 @@ export interface AppendSpec {
   declared?: number;
   /** Milliseconds without a byte after which the client is taken for gone (default STALL_MS). */
   stallMs?: number;
+  /** Aborted when the upload is deleted or replaced: the PATCH ends at once and answers 404. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -105,6 +107,11 @@ async function receive(body: Readable, spec: AppendSpec, batches: BatchedWriter)
   const arm = (): void => {
     timer = setTimeout(() => body.destroy(new Error('upload stalled: no data')), spec.stallMs ?? STALL_MS);
   };
+  // The upload is going away: the rest of this body has nowhere to go, so its connection is
+  // dropped (as for a stalled one) and the bytes written are cut back (an AppError cuts).
+  const interrupted = (): void => void body.destroy(new AppError('not_found', 'the upload was deleted'));
+  if (spec.signal?.aborted) interrupted();
+  spec.signal?.addEventListener('abort', interrupted, { once: true });
   try {
     arm();
     // destroyOnReturn false: leaving the loop early must not destroy the connection's socket.
@@ -118,6 +125,7 @@ async function receive(body: Readable, spec: AppendSpec, batches: BatchedWriter)
     return received;
   } finally {
     clearTimeout(timer);
+    spec.signal?.removeEventListener('abort', interrupted);
   }
 }
 

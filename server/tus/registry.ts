@@ -56,8 +56,13 @@ export interface UploadRegistry {
   create(owner: UploadOwner, spec: UploadSpec): Promise<Upload>;
   /** The owner's unfinished upload to the target: from memory, or after a restart from disk. */
   find(owner: UploadOwner): Promise<Upload | undefined>;
-  /** Runs `fn` alone on the upload; 404 when the upload is gone by the time its turn comes. */
-  exclusive<T>(upload: Upload, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` alone on the upload; 404 when the upload is gone by the time its turn comes. `fn`
+   * gets a signal that `interrupt` aborts.
+   */
+  exclusive<T>(upload: Upload, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** Aborts the signal of the request running on the upload, if any (a DELETE ends a PATCH). */
+  interrupt(upload: Upload): void;
   /** Forgets an upload whose file was moved into place. */
   finish(upload: Upload): void;
   /** Removes an upload's temporary file and forgets it. */
@@ -74,6 +79,8 @@ interface Entry {
   timer?: NodeJS.Timeout;
   busy: number;
   chain: Promise<unknown>;
+  /** The running request's controller: interrupt aborts it. */
+  running?: AbortController;
 }
 
 const SWEEP_MEMORY = 10_000;
@@ -112,7 +119,11 @@ class Registry implements UploadRegistry {
 
   async create(owner: UploadOwner, spec: UploadSpec): Promise<Upload> {
     const old = await this.find(owner);
-    if (old) await this.exclusive(old, () => this.abort(old));
+    if (old) {
+      // A new upload replaces the old one at once, even behind a stalled PATCH of it.
+      this.interrupt(old);
+      await this.exclusive(old, () => this.abort(old));
+    }
     await makeParent(owner.target, spec.dirMode);
     await this.sweep(dirname(owner.target), owner.confines);
     const key = uploadKey(owner.userId, owner.target);
@@ -121,13 +132,17 @@ class Registry implements UploadRegistry {
     return this.remember({ key, target: owner.target, temp, length: spec.length, gone: false }, owner.confines);
   }
 
-  async exclusive<T>(upload: Upload, fn: () => Promise<T>): Promise<T> {
+  async exclusive<T>(upload: Upload, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const entry = this.entries.get(upload.key);
     if (entry?.upload !== upload) throw new AppError('not_found');
     entry.busy++;
     const run = entry.chain.then(() => {
       if (upload.gone) throw new AppError('not_found');
-      return fn();
+      const controller = new AbortController();
+      entry.running = controller;
+      return fn(controller.signal).finally(() => {
+        if (entry.running === controller) entry.running = undefined;
+      });
     });
     entry.chain = run.catch(() => undefined);
     try {
@@ -136,6 +151,11 @@ class Registry implements UploadRegistry {
       entry.busy--;
       if (!upload.gone) this.arm(entry);
     }
+  }
+
+  interrupt(upload: Upload): void {
+    const entry = this.entries.get(upload.key);
+    if (entry?.upload === upload) entry.running?.abort();
   }
 
   finish(upload: Upload): void {

@@ -188,7 +188,7 @@ describe('archives of many files, read in batches', () => {
     const tree: Record<string, string> = {};
     for (let i = 0; i < 300; i++) tree[`pile/sub${i % 4}/f${i}.txt`] = `pile file ${i}\n`.repeat(i % 50);
     const t = await start({ tree });
-    for (const algo of ['tar', 'zip', 'targz', 'tarbz2', 'tarxz', 'tarlz4', 'tarsz', 'tarbr']) {
+    for (const algo of ['tar', 'zip', 'targz', 'tarbz2', 'tarxz', 'tarlz4', 'tarsz', 'tarbr', 'tarzst']) {
       const res = await t.app.inject({ method: 'GET', url: `/api/raw/pile?algo=${algo}`, headers: { 'x-auth': t.token() } });
       expect(res.statusCode).toBe(200);
       expect(res.rawPayload.length).toBeGreaterThan(0);

@@ -40,6 +40,7 @@ const contentTypes: Readonly<Record<ArchiveFormat, string>> = {
   tarlz4: 'application/x-lz4',
   tarsz: 'application/x-snappy-framed',
   tarbr: 'application/x-brotli',
+  tarzst: 'application/zstd',
 };
 
 /**

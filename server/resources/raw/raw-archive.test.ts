@@ -78,6 +78,7 @@ describe('GET /api/raw of a folder: formats', () => {
     ['tarlz4', 'docs.tar.lz4', 'application/x-lz4'],
     ['tarsz', 'docs.tar.sz', 'application/x-snappy-framed'],
     ['tarbr', 'docs.tar.br', 'application/x-brotli'],
+    ['tarzst', 'docs.tar.zst', 'application/zstd'],
   ])('names algo=%j %j with type %j', async (algo, name, type) => {
     const res = await t.app.inject({ method: 'HEAD', url: `/api/raw/docs?algo=${algo}`, headers: { 'x-auth': t.token() } });
     expect(res.statusCode).toBe(200);
@@ -91,6 +92,7 @@ describe('GET /api/raw of a folder: formats', () => {
     ['tarxz', ['xz', '-dc']],
     ['tarlz4', ['lz4', '-dc']],
     ['tarbr', ['brotli', '-dc']],
+    ['tarzst', ['zstd', '-dc']],
   ])('streams a %s that its command-line tool decompresses into a valid tar', async (algo, [tool, ...args]) => {
     const res = await get(t, `/api/raw/docs?algo=${algo}`);
     const tar = execFileSync(tool!, args, { input: res.rawPayload });

@@ -3,7 +3,7 @@ import type { RecursiveEntry, Resource } from '../../contract/resource';
 import { AppError } from '../../errors';
 import { checksumAlgorithm, checksumOf } from '../../fs/checksum';
 import { fileInfo, fileStream, readTextContent, type FileInfo } from '../../fs/info';
-import { listDirectory } from '../../fs/listing';
+import { listDirectoryJson } from '../../fs/listing';
 import { baseName, parentPath } from '../../fs/paths';
 import type { PathGate, Target } from '../../fs/scope';
 import { rfc3339Nano } from '../../fs/stat-format';
@@ -11,10 +11,13 @@ import { subtitleFinder } from '../../fs/subtitles';
 import { walk } from '../../fs/walk';
 import type { UserRecord } from '../../state/schema';
 import { gateOf, type ResourcesDeps } from './context';
+import { resourceJsonStream } from './listing-json';
 
 /** The three answers of GET /api/resources (api.md §3.4). */
 export type GetResult =
   | { kind: 'json'; body: Resource }
+  /** A directory: its Resource as JSON text, streamed (see listing-json.ts). */
+  | { kind: 'jsonStream'; stream: Readable }
   | { kind: 'status'; status: 202 }
   | { kind: 'bytes'; stream: Readable };
 
@@ -31,10 +34,10 @@ interface Found {
   target: Target;
 }
 
-async function directoryResource(deps: ResourcesDeps, user: UserRecord, { gate, info, target }: Found): Promise<Resource> {
+async function directoryResource(deps: ResourcesDeps, user: UserRecord, { gate, info, target }: Found): Promise<Readable> {
   const sniff = deps.config.typeDetectionByHeader ? 'unknown' : 'off';
-  const listing = await listDirectory(gate, target, { modify: true, sniff, sorting: user.sorting });
-  return { ...listing, sorting: { by: user.sorting.by, asc: user.sorting.asc }, ...info };
+  const listing = await listDirectoryJson(gate, target, { modify: true, sniff, sorting: user.sorting });
+  return resourceJsonStream({ ...listing, sorting: { by: user.sorting.by, asc: user.sorting.asc }, ...info });
 }
 
 async function fileResource(user: UserRecord, { gate, info, target }: Found): Promise<Resource> {
@@ -55,7 +58,7 @@ async function fileResource(user: UserRecord, { gate, info, target }: Found): Pr
 export async function getResource(deps: ResourcesDeps, user: UserRecord, opts: GetRequest): Promise<GetResult> {
   const gate = await gateOf(deps, user);
   const found = { gate, ...(await fileInfo(gate, opts.raw, { modify: user.perm.modify, sniff: 'full' })) };
-  if (found.info.isDir) return { kind: 'json', body: await directoryResource(deps, user, found) };
+  if (found.info.isDir) return { kind: 'jsonStream', stream: await directoryResource(deps, user, found) };
   if (opts.xEncoding) {
     if (!user.perm.download) return { kind: 'status', status: 202 };
     if (found.info.type === 'text') return { kind: 'bytes', stream: fileStream(found.target) };

@@ -57,6 +57,7 @@ export function resourcesRoutes(app: FastifyInstance, opts: ResourcesRoutesOptio
     const res = await resources.get(request.user, { raw: pathOf(request), checksum: request.query.checksum, xEncoding: request.headers['x-encoding'] === 'true' });
     if (res.kind === 'status') return sendStatus(reply, res.status);
     if (res.kind === 'bytes') return reply.type('application/octet-stream').send(res.stream);
+    if (res.kind === 'jsonStream') return reply.type('application/json; charset=utf-8').send(res.stream);
     return res.body;
   });
   app.post<PathParams & { Querystring: { override?: string } }>('/api/resources/*', { schema: { querystring: ResourcePostQuerySchema } }, async (request, reply) => {

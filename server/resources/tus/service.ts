@@ -107,9 +107,9 @@ async function appendUpload(deps: TusDeps, user: UserRecord, req: AppendRequest)
   if (!isOffsetContentType(req.contentType)) throw new AppError('unsupported_media_type');
   const offset = parseUploadOffset(req.offset);
   const upload = await found(deps, at.owner);
-  return deps.registry.exclusive(upload, async () => {
+  return deps.registry.exclusive(upload, async (signal) => {
     if (offset > upload.length) throw new AppError('bad_request', `upload offset ${offset} exceeds declared length ${upload.length}`);
-    const spec = { offset, room: upload.length - offset, ...(req.contentLength === undefined ? {} : { declared: req.contentLength }) };
+    const spec = { offset, room: upload.length - offset, signal, ...(req.contentLength === undefined ? {} : { declared: req.contentLength }) };
     const reached = offset + (await appendBody(upload.temp, spec, req.body));
     if (reached === upload.length) await complete(deps, user, { upload, at });
     return reached;
@@ -121,6 +121,8 @@ async function abortUpload(deps: TusDeps, user: UserRecord, raw: string): Promis
   if (cleanPath(raw) === '/' || !user.perm.delete) throw new AppError('forbidden');
   const at = await locate(deps, user, raw);
   const upload = await found(deps, at.owner);
+  // A PATCH of the upload still streaming (or stalled, for up to STALL_MS) ends now, not after.
+  deps.registry.interrupt(upload);
   await deps.registry.exclusive(upload, () => deps.registry.abort(upload));
 }
 

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -101,6 +101,34 @@ describe('a refused PATCH keeps the keep-alive connection usable', () => {
     agent.destroy();
   });
 });
+
+describe('a DELETE of an upload whose PATCH has stalled', () => {
+  it('ends the PATCH at once, answers 204 and leaves no temporary file', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    await send(agent, 'POST /stalled.bin', { headers: { 'upload-length': String(10 * MiB) } });
+    // A client that sends 5 MiB of a 10 MiB PATCH and then nothing, without closing.
+    const patch = request({ host: '127.0.0.1', port, method: 'PATCH', path: '/api/tus/stalled.bin', agent: false, headers: { 'x-auth': t.token(), 'tus-resumable': '1.0.0', 'content-type': OCTET, 'upload-offset': '0', 'content-length': String(10 * MiB) } });
+    const ended = new Promise<string>((resolve) => {
+      patch.on('response', (res) => resolve(String(res.statusCode))).on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
+    });
+    patch.write(bytes(5 * MiB));
+    // The first 4 MiB batch on disk: the PATCH holds the upload.
+    const temp = async (): Promise<string[]> => (await readdir(t.root)).filter((n) => n.startsWith('.filemgr-tmp-'));
+    await eventuallyTrue(async () => (await temp()).length === 1 && (await stat(join(t.root, (await temp())[0]!))).size >= 4 * MiB);
+    const deleted = await send(agent, 'DELETE /stalled.bin');
+    expect(deleted.status).toBe(204);
+    expect(['404', 'ECONNRESET', 'EPIPE']).toContain(await ended);
+    expect(await temp()).toEqual([]);
+    expect((await send(agent, 'HEAD /stalled.bin')).status).toBe(404);
+    patch.destroy();
+    agent.destroy();
+  });
+});
+
+/** Polls `check` until it holds (the test's timeout ends a wait that never does). */
+async function eventuallyTrue(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 20));
+}
 
 interface ClientRun {
   methods: string[];

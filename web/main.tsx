@@ -20,6 +20,7 @@ import './styles/panels.css';
 import './styles/settings.css';
 import './styles/notices.css';
 import './styles/forms.css';
+import './styles/preview.css';
 
 declare global {
   interface Window {

@@ -1,4 +1,5 @@
 import { useAtomValue } from 'jotai';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Resource } from '../../api/types';
 import { Breadcrumbs } from '../../components/breadcrumbs';
@@ -14,6 +15,9 @@ import { useFileActions } from './use-file-actions';
 import { useFilesRequest } from './use-files-request';
 import { useShortcuts } from './use-shortcuts';
 
+// The preview (its viewers load their own chunks) is fetched when a file is first opened.
+const PreviewPage = lazy(async () => ({ default: (await import('../preview/preview-page')).PreviewPage }));
+
 function FolderView({ resource, path }: { resource: Resource; path: string }) {
   const { t } = useTranslation();
   const empty = (resource.items ?? []).length === 0;
@@ -27,7 +31,11 @@ function FolderView({ resource, path }: { resource: Resource; path: string }) {
 }
 
 function Content({ resource, path }: { resource: Resource; path: string }) {
+  const { t } = useTranslation();
   if (resource.isDir && Array.isArray(resource.items)) return <FolderView resource={resource} path={path} />;
+  if (resource.type !== 'text' && resource.type !== 'textImmutable') {
+    return <Suspense fallback={<Spinner label={t('app.loading')} />}><PreviewPage file={resource} /></Suspense>;
+  }
   return (
     <>
       <h1 className="page-title">{resource.name}</h1>

@@ -13,22 +13,36 @@ export interface ImageSource {
   failed: boolean;
 }
 
-/** A TIFF-like file decoded in the browser into an object URL, revoked when no longer shown. */
+/** TIFF starts with II*\0 (little-endian) or MM\0* (big-endian). */
+function isTiff(bytes: ArrayBuffer): boolean {
+  const head = new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength));
+  const tag = String.fromCharCode(...head);
+  return tag === 'II*\0' || tag === 'MM\0*';
+}
+
+/**
+ * The picture of a TIFF-like file as an object URL (revoked when no longer shown): TIFF bytes are
+ * decoded with utif2, anything else (the server's big preview may come as PNG) is shown as it is.
+ */
+async function pictureOf(path: string): Promise<Blob> {
+  const bytes = await getBytes(path);
+  if (!isTiff(bytes)) return new Blob([bytes]);
+  // utif2 is a chunk of its own, fetched only for these files.
+  const { decodeTiff } = await import('./tiff');
+  return decodeTiff(bytes);
+}
+
 function useDecoded(path: string, enabled: boolean): ImageSource & { path: string } {
   const [decoded, setDecoded] = useState<ImageSource & { path: string }>({ path: '', failed: false });
   useEffect(() => {
     if (!enabled) return undefined;
     let live = true;
     let url: string | undefined;
-    const run = async (): Promise<void> => {
-      // utif2 is a chunk of its own, fetched only for these files.
-      const [{ decodeTiff }, bytes] = await Promise.all([import('./tiff'), getBytes(path)]);
-      const blob = await decodeTiff(bytes);
+    pictureOf(path).then((blob) => {
       if (!live) return;
       url = URL.createObjectURL(blob);
       setDecoded({ path, src: url, failed: false });
-    };
-    run().catch(() => live && setDecoded({ path, failed: true }));
+    }, () => live && setDecoded({ path, failed: true }));
     return () => {
       live = false;
       if (url) URL.revokeObjectURL(url);

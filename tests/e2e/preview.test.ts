@@ -40,11 +40,11 @@ describe('the preview page', () => {
   let problems: string[];
   const disk = (rel: string): string => join(server.sandbox.root, rel);
 
-  /** Opens a file's preview by its URL and waits for the preview's Close button. */
+  /** Opens a file's preview by its URL and waits for the preview (in any language). */
   async function open(path: string): Promise<Page> {
     const { page } = browser;
     await page.goto(`${server.url}/files${path.split('/').map(encodeURIComponent).join('/')}`);
-    await button(page, 'Close').waitFor();
+    await page.locator('.preview-bar').waitFor();
     return page;
   }
 
@@ -198,6 +198,8 @@ describe('the preview page', () => {
     const answer = await fetch(`${server.url}${src}`, { headers: { 'X-Auth': api.token } });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-security-policy')).toMatch(/sandbox/);
+    // Chromium's PDF viewer still opens inside the sandboxed frame.
+    await until(() => page.frames().some((f) => f.url().startsWith('chrome-extension://')), 'the PDF viewer');
   });
 
   it.each([['h-part.stl'], ['i-cube.obj']])('renders %s in 3D; dragging orbits and the wheel zooms', async (name) => {
@@ -270,6 +272,40 @@ describe('the preview page', () => {
     await loadedWidth(picture(page, 'renamed.jpg'));
     expect(existsSync(disk('ren/renamed.jpg'))).toBe(true);
     expect(existsSync(disk('ren/r.jpg'))).toBe(false);
+  });
+
+  it.each([
+    ['light', 'en'],
+    ['dark', 'en'],
+    ['light', 'ar'],
+  ])('is photographed at desktop and phone width: %s, %s', async (theme, locale) => {
+    const { page } = browser;
+    await updateAdmin(api, { locale });
+    await page.evaluate((t) => localStorage.setItem('filemgr.theme', t === 'dark' ? 'dark' : ''), theme);
+    const ready: [string, (p: Page) => Promise<unknown>][] = [
+      ['a-photo.jpg', (p) => loadedWidth(picture(p, 'a-photo.jpg'))],
+      ['c-scan.tif', (p) => loadedWidth(picture(p, 'c-scan.tif'))],
+      ['e-clip.mp4', (p) => until(() => p.locator('video').evaluate((el: HTMLVideoElement) => el.readyState >= 2), 'the video')],
+      ['f-song.mp3', (p) => until(() => p.locator('audio').evaluate((el: HTMLAudioElement) => el.readyState >= 1), 'the audio')],
+      ['g-paper.pdf', (p) => until(() => p.frames().some((f) => f.url().startsWith('chrome-extension://')), 'the PDF viewer')],
+      ['h-part.stl', (p) => p.locator('.preview-model[data-state="ready"]').waitFor()],
+      ['j-data.bin', (p) => p.locator('.preview-card').waitFor()],
+    ];
+    for (const [width, height, label] of [[1280, 800, 'desktop'], [390, 844, 'phone']] as const) {
+      await page.setViewportSize({ width, height });
+      for (const [name, wait] of ready) {
+        await open(`/gallery/${name}`);
+        expect(await page.evaluate(() => document.documentElement.dir)).toBe(locale === 'ar' ? 'rtl' : 'ltr');
+        await wait(page);
+        await page.mouse.move(width / 2, height / 2);
+        await screenshot(page, `preview-${name.replace(/\W/g, '-')}-${label}-${theme}-${locale}`);
+        const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+        expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await updateAdmin(api, { locale: 'en' });
+    await page.evaluate(() => localStorage.setItem('filemgr.theme', ''));
   });
 
   it('has shown no script errors', () => {

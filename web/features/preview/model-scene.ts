@@ -40,14 +40,19 @@ function modelOf(data: ModelData): Object3D {
   return group;
 }
 
-/** Centres the model and places the camera so the whole model fits the view. */
-function frame(model: Object3D, camera: PerspectiveCamera, controls: OrbitControls): void {
+/** Centres the model on the origin; answers the radius of its bounding sphere. */
+function centre(model: Object3D): number {
   const box = new Box3().setFromObject(model);
-  const centre = box.getCenter(new Vector3());
-  model.position.sub(centre);
-  const radius = Math.max(box.getBoundingSphere(new Sphere()).radius, 1e-6);
-  const distance = (radius / Math.sin((camera.fov * Math.PI) / 360)) * 1.15;
-  camera.position.set(distance * 0.6, distance * 0.45, distance * 0.65).setLength(distance);
+  model.position.sub(box.getCenter(new Vector3()));
+  return Math.max(box.getBoundingSphere(new Sphere()).radius, 1e-6);
+}
+
+/** Places the camera so a sphere of `radius` fits the view, across its narrower angle (a phone is tall). */
+function placeCamera(camera: PerspectiveCamera, controls: OrbitControls, radius: number): void {
+  const vertical = (camera.fov * Math.PI) / 180;
+  const horizontal = 2 * Math.atan(Math.tan(vertical / 2) * camera.aspect);
+  const distance = (radius / Math.sin(Math.min(vertical, horizontal) / 2)) * 1.1;
+  camera.position.set(0.6, 0.45, 0.65).setLength(distance);
   camera.near = distance / 100;
   camera.far = distance * 100;
   camera.updateProjectionMatrix();
@@ -82,18 +87,22 @@ export function mountModel(host: HTMLElement, data: ModelData, label: string): (
   const camera = new PerspectiveCamera(40, 1, 0.1, 1000);
   const controls = new OrbitControls(camera, renderer.domElement);
   const model = modelOf(data);
+  const radius = centre(model);
   scene.add(model);
   lights(scene);
   const render = (): void => renderer.render(scene, camera);
+  // Until the person moves the view, a new size frames the whole model again.
+  let moved = false;
+  controls.addEventListener('start', () => (moved = true));
   const resize = (): void => {
     const { clientWidth: width, clientHeight: height } = host;
     if (width === 0 || height === 0) return;
     renderer.setSize(width, height, false);
     camera.aspect = width / height;
-    camera.updateProjectionMatrix();
+    if (moved) camera.updateProjectionMatrix();
+    else placeCamera(camera, controls, radius);
     render();
   };
-  frame(model, camera, controls);
   controls.addEventListener('change', render);
   const observer = new ResizeObserver(resize);
   observer.observe(host);

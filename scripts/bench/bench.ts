@@ -8,6 +8,7 @@ import { filesScreenBenchmark } from './files-screen';
 import { listingBenchmark } from './listing';
 import { m1Benchmark } from './m1-executable';
 import type { Benchmark, Figure } from './measure';
+import { previewBenchmark } from './preview';
 import { searchBenchmark } from './search';
 import { thumbsBenchmark } from './thumbs';
 import { uploadBenchmark } from './upload';
@@ -22,6 +23,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   uploadBenchmark,
   thumbsBenchmark,
   filesScreenBenchmark,
+  previewBenchmark,
 ];
 
 function format(value: number, unit: Figure['unit']): string {

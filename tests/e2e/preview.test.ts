@@ -247,6 +247,8 @@ describe('the preview page', () => {
   it('deletes from the preview and lands on the next item, then the previous, then the folder', async () => {
     const page = await open('/del/x2.jpg');
     await button(page, 'Delete').click();
+    await dialog(page, 'Delete').waitFor();
+    await screenshot(page, 'preview-delete-dialog-desktop-light-en');
     await dialogButton(page, 'Delete', 'Delete').click();
     await untilOnDisk(disk('del/x2.jpg'), false);
     await page.waitForURL(/\/files\/del\/x3\.jpg$/);

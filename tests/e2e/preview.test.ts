@@ -5,7 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, shutDown, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
 import { button, dialog, dialogButton, item, openFolder, until, untilOnDisk, updateAdmin } from './support/files';
-import { jpeg, obj, pdf, png, recordMp4, silentMp3, srt, stl, tiff } from './support/media';
+import { jpeg, obj, pdf, png, rawTiff, recordMp4, silentMp3, srt, stl, tiff } from './support/media';
 import { apiAs, signIn, watchProblems, type ApiClient } from './support/session';
 
 /** The preview's image, named by the file (ui.md 'Preview and editor'). */
@@ -59,7 +59,7 @@ describe('the preview page', () => {
       ['gallery/a-photo.jpg', await jpeg(1600, 1000, 'a-photo.jpg')],
       ['gallery/b-drawing.png', await png(900, 1200, 'b-drawing.png')],
       ['gallery/c-scan.tif', await tiff(1400, 900, 'c-scan.tif')],
-      ['gallery/d-raw.dng', await tiff(800, 600, 'd-raw.dng', 'none')],
+      ['gallery/d-raw.dng', await rawTiff(800, 600, 'd-raw.dng')],
       ['gallery/e-clip.mp4', await recordMp4(browser.page)],
       ['gallery/e-clip.srt', srt('Hello subtitles')],
       ['gallery/f-song.mp3', silentMp3()],

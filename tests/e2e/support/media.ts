@@ -25,9 +25,14 @@ export function png(width: number, height: number, label: string): Promise<Buffe
   return sharp(artwork(width, height, label)).png().toBuffer();
 }
 
-/** A TIFF (LZW, or uncompressed for the camera-raw stand-in). */
-export function tiff(width: number, height: number, label: string, compression: 'lzw' | 'none' = 'lzw'): Promise<Buffer> {
-  return sharp(artwork(width, height, label)).tiff({ compression }).toBuffer();
+/** A TIFF, LZW-compressed. */
+export function tiff(width: number, height: number, label: string): Promise<Buffer> {
+  return sharp(artwork(width, height, label)).tiff({ compression: 'lzw' }).toBuffer();
+}
+
+/** A camera-raw stand-in: a plain uncompressed TIFF, as DNG is TIFF inside. */
+export function rawTiff(width: number, height: number, label: string): Promise<Buffer> {
+  return sharp(artwork(width, height, label)).tiff({ compression: 'none' }).toBuffer();
 }
 
 /** About 2.6 s of silence: MPEG-1 Layer III frames, 128 kbit/s, 44.1 kHz, mono, all side info zero. */

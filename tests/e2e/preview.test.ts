@@ -127,6 +127,28 @@ describe('the preview page', () => {
     await untilTransform(image, /^translate\(0px, 0px\) scale\(1\)$/);
   });
 
+  it('zooms with two fingers and cycles with a double tap', async () => {
+    const page = await open('/gallery/a-photo.jpg');
+    const image = picture(page, 'a-photo.jpg');
+    await loadedWidth(image);
+    const box = (await image.boundingBox())!;
+    const [x, y] = [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)];
+    // Real touch input through the DevTools protocol (Playwright's touchscreen has one finger only).
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type: string, points: [number, number][]): Promise<unknown> =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([px, py], id) => ({ x: px, y: py, id })) });
+    await touch('touchStart', [[x - 50, y], [x + 50, y]]);
+    for (let spread = 60; spread <= 100; spread += 10) await touch('touchMove', [[x - spread, y], [x + spread, y]]);
+    await touch('touchEnd', []);
+    await untilTransform(image, /scale\(2\)$/);
+    await touch('touchStart', [[x, y]]);
+    await touch('touchEnd', []);
+    await touch('touchStart', [[x, y]]);
+    await touch('touchEnd', []);
+    await untilTransform(image, /scale\(4\)$/);
+    await cdp.detach();
+  });
+
   it('steps through images, video, audio and other files with Right, Left and Enter, decoding TIFF and DNG, and closes with Esc', async () => {
     const page = await open('/gallery/a-photo.jpg');
     await loadedWidth(picture(page, 'a-photo.jpg'));

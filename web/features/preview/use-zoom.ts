@@ -83,7 +83,11 @@ function usePointers(view: View, zoomer: Zoomer & { cycleAt: (point: Point) => v
   const onPointerDown = (event: ReactPointerEvent<HTMLDivElement>): void => {
     if (event.button !== 0) return;
     pointerType.current = event.pointerType;
-    event.currentTarget.setPointerCapture(event.pointerId);
+    try {
+      event.currentTarget.setPointerCapture(event.pointerId);
+    } catch {
+      // The pointer may already be gone (a very short tap); the gesture works without capture.
+    }
     pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
     restart();
   };

@@ -135,7 +135,7 @@ describe('the preview page', () => {
     const [x, y] = [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)];
     // Real touch input through the DevTools protocol (Playwright's touchscreen has one finger only).
     const cdp = await page.context().newCDPSession(page);
-    const touch = (type: string, points: [number, number][]): Promise<unknown> =>
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: [number, number][]): Promise<unknown> =>
       cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([px, py], id) => ({ x: px, y: py, id })) });
     await touch('touchStart', [[x - 50, y], [x + 50, y]]);
     for (let spread = 60; spread <= 100; spread += 10) await touch('touchMove', [[x - spread, y], [x + spread, y]]);

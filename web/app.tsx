@@ -5,13 +5,15 @@ import { useLocaleSync } from './i18n/use-locale-sync';
 import { Routes } from './routes';
 import { searchOpenAtom, shellOpenAtom } from './state/panels';
 import { promptAtom } from './state/prompts';
+import { userAtom } from './state/session';
 import { themeAtom } from './state/theme';
 
-// The prompts, the search overlay and the shell are chunks of their own, loaded the first time
+// The prompts, the search overlay, the shell and the uploads are chunks of their own, loaded the first time
 // one opens: the login page carries none of them (its first-load budget is 150 KB).
 const PromptHost = lazy(async () => ({ default: (await import('./features/prompts/prompt-host')).PromptHost }));
 const SearchOverlay = lazy(async () => ({ default: (await import('./features/search/search-overlay')).SearchOverlay }));
 const ShellPanel = lazy(async () => ({ default: (await import('./features/shell/shell-panel')).ShellPanel }));
+const UploadHost = lazy(async () => ({ default: (await import('./features/upload/upload-host')).UploadHost }));
 
 function useThemeSync(): void {
   const theme = useAtomValue(themeAtom);
@@ -25,11 +27,14 @@ function Overlays() {
   const prompt = useAtomValue(promptAtom);
   const search = useAtomValue(searchOpenAtom);
   const shell = useAtomValue(shellOpenAtom);
+  // Uploads (drops, the queue) need the create permission (product.md §6).
+  const canUpload = useAtomValue(userAtom)?.perm.create ?? false;
   return (
     <Suspense fallback={null}>
       {prompt && <PromptHost />}
       {search && <SearchOverlay />}
       {shell && <ShellPanel />}
+      {canUpload && <UploadHost />}
     </Suspense>
   );
 }

@@ -20,6 +20,9 @@ import './styles/panels.css';
 import './styles/settings.css';
 import './styles/notices.css';
 import './styles/forms.css';
+import './styles/upload.css';
+import './styles/editor.css';
+import './styles/share-page.css';
 import './styles/preview.css';
 
 declare global {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  apiPaths, crumbs, encodePath, filesPath, folderOf, joinPath, loginPath, parentPath,
+  apiPaths, crumbs, encodePath, filesPath, folderOf, joinPath, loginPath, parentPath, publicArchivePath,
   resourcePathFromLocation, safeRedirect, shareFromLocation, sharePath, signupPath, stripBase, userEditPath,
   withBase, withQuery,
 } from './paths';
@@ -125,5 +125,14 @@ describe('path arithmetic', () => {
       { name: 'a', path: '/a/' },
       { name: 'b c', path: '/a/b c/' },
     ]);
+  });
+});
+
+describe('publicArchivePath', () => {
+  it('asks the share root for a zip of the items by their share paths, with the token when given', () => {
+    expect(publicArchivePath('h1', ['/docs/', '/a b.txt'], 'tok')).toBe(
+      `/api/public/dl/h1/?files=${encodeURIComponent('/docs/,/a%20b.txt')}&algo=zip&token=tok`,
+    );
+    expect(publicArchivePath('h1', ['/x.txt'])).toBe(`/api/public/dl/h1/?files=${encodeURIComponent('/x.txt')}&algo=zip`);
   });
 });

@@ -135,6 +135,7 @@ export const apiPaths = {
   renew: '/api/renew',
   resources: (path: string): string => `/api/resources${encodePath(path)}`,
   usage: (path: string): string => `/api/usage${encodePath(path)}`,
+  tus: (path: string): string => `/api/tus${encodePath(path)}`,
   raw: (path: string): string => `/api/raw${encodePath(path)}`,
   users: '/api/users',
   user: (id: number): string => `/api/users/${id}`,
@@ -176,6 +177,14 @@ export type ArchiveAlgo = (typeof ARCHIVE_FORMATS)[number][1];
 export function archivePath(folder: string, paths: readonly string[], algo: ArchiveAlgo): string {
   if (paths.length === 0) return withQuery(apiPaths.raw(folder), { algo });
   return withQuery(apiPaths.raw('/'), { files: paths.map(encodePath).join(','), algo });
+}
+
+/**
+ * GET /api/public/dl for an archive of several items of a folder share: the `files` list of their
+ * share paths, requested from the share's root (api.md §3.16, §3.11); `token` for protected links.
+ */
+export function publicArchivePath(hash: string, paths: readonly string[], token?: string): string {
+  return withQuery(apiPaths.publicDownload(hash, '/'), { files: paths.map(encodePath).join(','), algo: 'zip', token });
 }
 
 /** The PATCH destination: per-segment encoded, then encoded once more (api.md §3.9 step 1). */

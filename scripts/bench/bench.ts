@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { archiveBenchmark } from './archive';
+import { browserUploadBenchmark } from './browser-upload';
 import { downloadBenchmark } from './download';
 import { filesScreenBenchmark } from './files-screen';
 import { listingBenchmark } from './listing';
@@ -23,6 +24,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   uploadBenchmark,
   thumbsBenchmark,
   filesScreenBenchmark,
+  browserUploadBenchmark,
   previewBenchmark,
 ];
 

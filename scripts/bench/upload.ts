@@ -153,14 +153,14 @@ async function fsDurableChunks(path: string, source: Buffer, total: number): Pro
   return performance.now() - start;
 }
 
-async function rawPost(server: BenchServer, agent: Agent, data: { source: Buffer; total: number }): Promise<number> {
+export async function rawPost(server: BenchServer, agent: Agent, data: { source: Buffer; total: number }): Promise<number> {
   const start = performance.now();
   const res = await call(server, agent, { method: 'POST', path: '/api/resources/raw.bin?override=true', headers: { 'content-type': 'application/octet-stream' }, body: { ...data, from: 0 } });
   expectStatus('raw POST', res.status, 200);
   return performance.now() - start;
 }
 
-async function tusUpload(server: BenchServer, agent: Agent, data: { source: Buffer; total: number }): Promise<number> {
+export async function tusUpload(server: BenchServer, agent: Agent, data: { source: Buffer; total: number }): Promise<number> {
   const start = performance.now();
   const path = '/api/tus/tus.bin?override=true';
   const created = await call(server, agent, { method: 'POST', path, headers: { 'upload-length': String(data.total), 'tus-resumable': '1.0.0' } });

@@ -33,6 +33,16 @@ export function configureHttp(next: HttpHooks): void {
   hooks = next;
 }
 
+/** The session's token, for requests that cannot go through fetch (upload progress needs XHR, tus). */
+export function currentToken(): string {
+  return hooks.token();
+}
+
+/** An upload made outside request() answered 401: the session ends as request() would end it. */
+export function sessionRejected(): void {
+  hooks.onUnauthorized();
+}
+
 /** The API URL with the base URL in front, for links the browser follows itself. */
 export function apiUrl(path: string): string {
   return `${hooks.baseURL}${path}`;
@@ -78,6 +88,16 @@ export async function fetchText(path: string, init?: RequestInit): Promise<strin
 /** A request whose answer is JSON of the given wire type. */
 export async function fetchJson<T>(path: string, init?: RequestInit): Promise<T> {
   return (await (await request(path, init)).json()) as T;
+}
+
+/**
+ * A JSON request of the public share routes, never with the session's token: a 401 there asks for
+ * the link's password (api.md §3.16) and must not end the visitor's own session.
+ */
+export async function fetchPublicJson<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const response = await send(path, init, '');
+  if (!response.ok) throw new HttpError(response.status, await response.text().catch(() => ''));
+  return (await response.json()) as T;
 }
 
 /** A JSON body with its content type. */

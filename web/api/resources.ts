@@ -17,6 +17,11 @@ export async function createItem(dir: string, name: string, isDir: boolean): Pro
   return path;
 }
 
+/** PUT /api/resources{path}: replaces an existing file's content with `content` (api.md §3.7). */
+export async function saveFile(path: string, content: string): Promise<void> {
+  await exchange(apiPaths.resources(path), { method: 'PUT', body: content });
+}
+
 /** GET /api/usage{folder}: used and total bytes of the volume holding the folder. */
 export async function getUsage(folder: string): Promise<DiskUsage> {
   return fetchJson<DiskUsage>(apiPaths.usage(folder));

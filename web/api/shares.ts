@@ -1,5 +1,5 @@
 import { apiPaths } from '../paths';
-import { fetchJson, jsonBody, exchange } from './http';
+import { fetchJson, fetchPublicJson, jsonBody, exchange } from './http';
 import type { PublicResource, Share } from './types';
 
 /** GET /api/shares: the caller's links (every link for admins). */
@@ -18,7 +18,7 @@ export async function deleteShare(hash: string): Promise<void> {
  */
 export async function getPublicShare(hash: string, path: string, password: string): Promise<PublicResource> {
   const headers = password ? { 'X-SHARE-PASSWORD': encodeURIComponent(password) } : undefined;
-  return fetchJson<PublicResource>(apiPaths.publicShare(hash, path), { headers });
+  return fetchPublicJson<PublicResource>(apiPaths.publicShare(hash, path), { headers });
 }
 
 /** GET /api/share{path}: the links of one file or folder. */

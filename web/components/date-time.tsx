@@ -8,12 +8,14 @@ interface DateTimeProps {
   nowMs: number;
   lang: string;
   className?: string;
+  id?: string;
 }
 
 /** A moment as "2 hours ago" with the exact time as its tooltip, or as the exact time. */
-export function DateTime({ iso, exact, nowMs, lang, className }: DateTimeProps) {
+export function DateTime({ iso, exact, nowMs, lang, className, id }: DateTimeProps) {
   const full = formatDateTime(iso, lang);
   const ms = new Date(iso).getTime();
-  if (exact || Number.isNaN(ms)) return <time className={className} dateTime={iso}>{full}</time>;
-  return <time className={className} dateTime={iso} title={full}>{formatRelative(ms / 1000, nowMs, lang)}</time>;
+  const shared = { className, id, dateTime: iso };
+  if (exact || Number.isNaN(ms)) return <time {...shared}>{full}</time>;
+  return <time {...shared} title={full}>{formatRelative(ms / 1000, nowMs, lang)}</time>;
 }

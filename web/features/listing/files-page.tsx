@@ -7,7 +7,6 @@ import { ErrorMessage } from '../../components/error-message';
 import { Spinner } from '../../components/spinner';
 import { filesPath, folderOf } from '../../paths';
 import { shellOpenAtom } from '../../state/panels';
-import { FileDetails } from './file-details';
 import { Listing } from './listing';
 import { SelectionBanner } from './selection-banner';
 import { Toolbar } from './toolbar';
@@ -15,6 +14,8 @@ import { useFileActions } from './use-file-actions';
 import { useFilesRequest } from './use-files-request';
 import { useShortcuts } from './use-shortcuts';
 
+// The editor and CodeMirror are chunks of their own, loaded when a text file is first opened.
+const EditorPage = lazy(async () => ({ default: (await import('../editor/editor-page')).EditorPage }));
 // The preview (its viewers load their own chunks) is fetched when a file is first opened.
 const PreviewPage = lazy(async () => ({ default: (await import('../preview/preview-page')).PreviewPage }));
 
@@ -33,15 +34,12 @@ function FolderView({ resource, path }: { resource: Resource; path: string }) {
 function Content({ resource, path }: { resource: Resource; path: string }) {
   const { t } = useTranslation();
   if (resource.isDir && Array.isArray(resource.items)) return <FolderView resource={resource} path={path} />;
-  if (resource.type !== 'text' && resource.type !== 'textImmutable') {
-    return <Suspense fallback={<Spinner label={t('app.loading')} />}><PreviewPage file={resource} /></Suspense>;
+  if (resource.type === 'text' || resource.type === 'textImmutable') {
+    // Keyed by path: another file gets a new editor, a reload of the same one keeps the text typed.
+    return <Suspense fallback={<Spinner label={t('app.loading')} />}><EditorPage key={path} file={resource} path={path} /></Suspense>;
   }
-  return (
-    <>
-      <h1 className="page-title">{resource.name}</h1>
-      <FileDetails file={{ ...resource, path }} />
-    </>
-  );
+  // Not keyed: moving to a neighbour keeps the preview (and its stage) on screen.
+  return <Suspense fallback={<Spinner label={t('app.loading')} />}><PreviewPage file={resource} /></Suspense>;
 }
 
 /** The files route: the folder or file at the route's path, with the header actions and keys. */

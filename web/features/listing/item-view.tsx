@@ -66,6 +66,7 @@ export const ItemView = memo(function ItemView(props: ItemViewProps) {
       aria-posinset={index + 1}
       aria-setsize={props.total}
       aria-label={item.name}
+      aria-describedby={`item-${index}-size item-${index}-modified`}
       data-path={itemPath(item)}
       data-index={index}
       tabIndex={props.focused ? 0 : -1}
@@ -81,8 +82,9 @@ export const ItemView = memo(function ItemView(props: ItemViewProps) {
       <span className="entry-media"><Thumb item={item} view={props.view} /></span>
       {/* <bdi>: a name keeps its own direction while the cell follows the page's. */}
       <span className="entry-name"><bdi>{item.name}</bdi></span>
-      <span className="entry-size">{item.isDir ? '—' : formatSize(item.size, lang)}</span>
-      <DateTime className="entry-modified" iso={item.modified} exact={exact} nowMs={now} lang={lang} />
+      {/* Size and date are the option's description: ui.md makes its name exactly the item's name. */}
+      <span className="entry-size" id={`item-${index}-size`}>{item.isDir ? '—' : formatSize(item.size, lang)}</span>
+      <DateTime className="entry-modified" id={`item-${index}-modified`} iso={item.modified} exact={exact} nowMs={now} lang={lang} />
     </div>
   );
 });

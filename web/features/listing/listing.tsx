@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { itemsAtom } from '../../state/listing';
 import type { ItemHandlers } from './item-view';
 import { ListingRow } from './listing-row';
-import { columnsFor, layoutRows, type Group, type Row } from './rows';
+import { columnsFor, heightOf, layoutRows, type Group, type Row } from './rows';
 import { SortBar } from './sort-bar';
 import { viewModeAtom, type ViewMode } from './state';
 import { useDragMove } from './use-drag-move';
@@ -50,15 +50,20 @@ function useStableHandlers(selection: ReturnType<typeof useSelection>, drag: Ret
   }), []);
 }
 
-/** The rows of the folder on screen for the current view and width. */
+/**
+ * The rows of the folder on screen for the current view and width: `all` of them, and the first
+ * `shown` items' rows, a prefix of those (50 more as the page nears its end).
+ */
 function useRows(listRef: RefObject<HTMLElement | null>) {
   const items = useAtomValue(itemsAtom);
   const view = useAtomValue(viewModeAtom);
   const columns = columnsFor(view, useElementWidth(listRef));
   const [shown, showUpTo] = useShownCount(items.length);
   const dirs = useMemo(() => items.filter((item) => item.isDir).length, [items]);
-  const layout = useMemo(() => layoutRows({ dirs, files: items.length - dirs }, columns, shown), [dirs, items.length, columns, shown]);
-  return { layout, columns, showUpTo, dirs, total: items.length, rowHeight: ROW_HEIGHT[view], view };
+  const counts = useMemo(() => ({ dirs, files: items.length - dirs }), [dirs, items.length]);
+  const all = useMemo(() => layoutRows(counts, columns, counts.dirs + counts.files), [counts, columns]);
+  const layout = useMemo(() => layoutRows(counts, columns, shown), [counts, columns, shown]);
+  return { all, layout, columns, showUpTo, dirs, total: items.length, rowHeight: ROW_HEIGHT[view], view };
 }
 
 /**
@@ -68,17 +73,19 @@ function useRows(listRef: RefObject<HTMLElement | null>) {
 export function Listing() {
   const { t } = useTranslation();
   const listRef = useRef<HTMLDivElement>(null);
-  const { layout, columns, showUpTo, dirs, total, rowHeight, view } = useRows(listRef);
+  const { all, layout, columns, showUpTo, dirs, total, rowHeight, view } = useRows(listRef);
   const scrollMargin = useOffsetTop(listRef);
+  // Sized for every row once, not for the rows shown: a count that grows by 50 items would make
+  // the virtualizer lay out all rows again each time (O(n) a step, long frames at 100,000).
   const virtualizer = useWindowVirtualizer({
-    count: layout.count,
-    estimateSize: (i) => (layout.isHeading(i) ? HEADING_HEIGHT : rowHeight),
+    count: all.count,
+    estimateSize: (i) => (all.isHeading(i) ? HEADING_HEIGHT : rowHeight),
     // One window height above and one below the visible one: about three window heights in all.
     overscan: Math.ceil(window.innerHeight / rowHeight),
     scrollMargin,
   });
-  // Row heights and columns change with the view and the width: lay the rows out again.
-  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight, columns]);
+  // Row heights, columns and the group sizes change with the view, the width and the folder.
+  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight, all]);
   const selection = useSelection();
   const drag = useDragMove();
   const onKeyDown = useListingKeys({ layout, columns, virtualizer, listRef, showUpTo, selection });
@@ -86,7 +93,7 @@ export function Listing() {
   const row = (v: VirtualItem) => (
     <ListingRow key={String(v.key)} row={layout.rowAt(v.index) as Row} place={{ top: v.start - scrollMargin, height: v.size, columns }} drag={drag} handlers={handlers} />
   );
-  const virtualRows = virtualizer.getVirtualItems();
+  const virtualRows = virtualizer.getVirtualItems().filter((v) => v.index < layout.count);
   const inGroup = (group: Group) => virtualRows.filter((v) => {
     const r = layout.rowAt(v.index);
     return r?.kind === 'items' && r.group === group;
@@ -95,7 +102,7 @@ export function Listing() {
     <div className={`listing view-${view.replace(' ', '-')}`}>
       <SortBar />
       <div ref={listRef} role="listbox" aria-label={t('listing.label')} aria-multiselectable="true" className="entries"
-        style={{ blockSize: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
+        style={{ blockSize: heightOf(layout, { heading: HEADING_HEIGHT, row: rowHeight }) }} onKeyDown={onKeyDown}>
         {virtualRows.filter((v) => layout.rowAt(v.index)?.kind === 'heading').map(row)}
         {dirs > 0 && <div role="group" aria-label={t('listing.folders')} className="entry-group">{inGroup('folders')}</div>}
         {total > dirs && <div role="group" aria-label={t('listing.files')} className="entry-group">{inGroup('files')}</div>}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnsFor, layoutRows, type Layout } from './rows';
+import { columnsFor, heightOf, layoutRows, type Layout } from './rows';
 
 const all = (layout: Layout) => Array.from({ length: layout.count }, (_, i) => layout.rowAt(i));
 
@@ -61,5 +61,30 @@ describe('columnsFor', () => {
     ['mosaic', 200, 1],
   ])('%s at %d px has %d columns', (view, width, columns) => {
     expect(columnsFor(view, width)).toBe(columns);
+  });
+});
+
+describe('heightOf', () => {
+  const sizes = { heading: 40, row: 52 };
+
+  it('adds the headings and the rows of the items laid out', () => {
+    expect(heightOf(layoutRows({ dirs: 2, files: 3 }, 1, 50), sizes)).toBe(2 * 40 + 5 * 52);
+    expect(heightOf(layoutRows({ dirs: 0, files: 0 }, 1, 50), sizes)).toBe(0);
+    expect(heightOf(layoutRows({ dirs: 60, files: 10 }, 1, 50), sizes)).toBe(40 + 50 * 52);
+  });
+
+  it.each([
+    { dirs: 70, files: 100_000, columns: 1 },
+    { dirs: 3, files: 1_000, columns: 4 },
+    { dirs: 0, files: 333, columns: 3 },
+  ])('lays out a growing prefix of the rows of every item ($dirs folders, $files files, $columns columns)', ({ dirs, files, columns }) => {
+    const full = layoutRows({ dirs, files }, columns, dirs + files);
+    for (const shown of [1, 50, 100, 150, dirs + 1, dirs + files - 1]) {
+      const part = layoutRows({ dirs, files }, columns, shown);
+      for (let row = 0; row < part.count; row++) {
+        expect(part.isHeading(row)).toBe(full.isHeading(row));
+        expect(part.rowAt(row)?.group).toBe(full.rowAt(row)?.group);
+      }
+    }
   });
 });

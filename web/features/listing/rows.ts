@@ -16,6 +16,8 @@ export interface Layout {
   isHeading: (row: number) => boolean;
   /** The row holding item `index`, or -1 when it is not laid out (yet). */
   rowOfItem: (index: number) => number;
+  /** How many of the rows are group headings. */
+  headings: number;
 }
 
 /** Rows for `dirs` folders then `files` files, of which only the first `shown` are laid out. */
@@ -48,7 +50,16 @@ export function layoutRows({ dirs, files }: { dirs: number; files: number }, col
 
   const isHeading = (row: number): boolean => (row === 0 && filesAt > 0) || (row === filesAt && shownFiles > 0);
 
-  return { count, rowAt, rowOfItem, isHeading };
+  return { count, rowAt, rowOfItem, isHeading, headings: (shownDirs > 0 ? 1 : 0) + (shownFiles > 0 ? 1 : 0) };
+}
+
+/**
+ * The height of a layout's rows. The rows of `layoutRows(c, n, shown)` are the first rows of
+ * `layoutRows(c, n, all)`, the same kinds at the same places: a virtualizer sized once for every
+ * item can show a growing prefix of them.
+ */
+export function heightOf(layout: Layout, sizes: { heading: number; row: number }): number {
+  return layout.headings * sizes.heading + (layout.count - layout.headings) * sizes.row;
 }
 
 /** How many items a row of the listing holds: 1 in the list, as many 280 px columns as fit otherwise. */

@@ -6,6 +6,7 @@ import { configAtom } from '../../state/config';
 import { notifyAtom } from '../../state/notices';
 import { searchOpenAtom, shellOpenAtom } from '../../state/panels';
 import { userAtom } from '../../state/session';
+import { uploadRequestedAtom } from '../../state/uploads';
 import { switchViewAtom, viewModeAtom } from './state';
 import type { FileActions } from './use-file-actions';
 
@@ -37,6 +38,7 @@ export function Toolbar({ actions }: { actions: FileActions }) {
   const switchView = useSetAtom(switchViewAtom);
   const notify = useSetAtom(notifyAtom);
   const setSearch = useSetAtom(searchOpenAtom);
+  const requestUpload = useSetAtom(uploadRequestedAtom);
   const [shellOpen, setShell] = useAtom(shellOpenAtom);
   // product.md §6: the shell needs the command runner enabled and the execute permission.
   const config = useAtomValue(configAtom);
@@ -49,6 +51,7 @@ export function Toolbar({ actions }: { actions: FileActions }) {
       <Action icon={VIEW_ICONS[view]} label={t('actions.switchView')}
         onClick={() => void switchView().catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }))} />
       {can.download && <Action icon="download" label={t('actions.download')} onClick={actions.download} />}
+      {(user?.perm.create ?? false) && <Action icon="upload" label={t('upload.action')} onClick={() => requestUpload(true)} />}
       <Action icon="info" label={t('actions.info')} onClick={actions.info} />
       <Action icon="selectMultiple" label={t('actions.selectMultiple')} pressed={actions.multiple} onClick={actions.toggleMultiple} />
       <span className="toolbar-gap" />

@@ -14,7 +14,7 @@ function UserForm({ id }: { id: string }) {
   const [deleting, setDeleting] = useState(false);
   const title = form.isNew ? t('users.newTitle') : t('users.editTitle', { name: form.user.username });
   const deleteButton = !form.isNew && (
-    <button type="button" className="button button-danger" onClick={() => setDeleting(true)}>{t('users.delete')}</button>
+    <button type="button" className="button button-danger button-leading" onClick={() => setDeleting(true)}>{t('users.delete')}</button>
   );
   return (
     <>

@@ -12,6 +12,8 @@ export interface ShareState {
   errorStatus: number;
   /** A non-empty password was sent and refused (product.md §2, Share page). */
   wrongPassword: boolean;
+  /** The password card stays on screen while a password is checked. */
+  checking?: boolean;
 }
 
 export const shareStateAtom = atom<ShareState>({ key: '', status: 'loading', resource: null, errorStatus: 0, wrongPassword: false });
@@ -24,7 +26,10 @@ export const loadShareAtom = atom(null, async (get, set, { hash, path }: { hash:
   const key = `${hash}:${path}`;
   const saved = get(passwordAtom);
   const password = saved.hash === hash ? saved.password : '';
-  set(shareStateAtom, { key, status: 'loading', resource: null, errorStatus: 0, wrongPassword: false });
+  const current = get(shareStateAtom);
+  // A password typed into the card: the card (and what was typed) stays while it is checked.
+  if (current.key === key && current.status === 'password') set(shareStateAtom, { ...current, checking: true });
+  else set(shareStateAtom, { key, status: 'loading', resource: null, errorStatus: 0, wrongPassword: false });
   try {
     const resource = await getPublicShare(hash, path, password);
     if (get(shareStateAtom).key === key) set(shareStateAtom, { key, status: 'ready', resource, errorStatus: 0, wrongPassword: false });
@@ -39,6 +44,21 @@ export const loadShareAtom = atom(null, async (get, set, { hash, path }: { hash:
       wrongPassword: needsPassword && password !== '',
     });
   }
+});
+
+/** The names selected in the shared folder on screen. */
+export const shareSelectedAtom = atom<ReadonlySet<string>>(new Set<string>());
+
+/** The "Select multiple" mode: a click or tap toggles an item instead of selecting only it. */
+export const shareMultipleAtom = atom(false);
+
+/** Where the last click without Shift was: the other end of a Shift-click range. */
+export const shareAnchorAtom = atom<number | null>(null);
+
+/** Clears the selection (Esc, another folder). */
+export const clearShareSelectionAtom = atom(null, (_get, set) => {
+  set(shareSelectedAtom, new Set<string>());
+  set(shareAnchorAtom, null);
 });
 
 /** Remembers the password for `hash` and fetches again. */

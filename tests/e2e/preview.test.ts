@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, shutDown, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
+import { axeViolations } from './support/axe';
 import { button, dialog, dialogButton, item, openFolder, until, untilOnDisk, updateAdmin } from './support/files';
 import { jpeg, obj, pdf, png, rawTiff, recordMp4, silentMp3, srt, stl, tiff } from './support/media';
 import { apiAs, signIn, watchProblems, type ApiClient } from './support/session';
@@ -331,6 +332,16 @@ describe('the preview page', () => {
     await updateAdmin(api, { locale: 'en' });
     await page.evaluate(() => localStorage.setItem('filemgr.theme', ''));
   });
+
+  it.each([['a-photo.jpg', 'img[alt="a-photo.jpg"]'], ['f-song.mp3', 'audio'], ['j-data.bin', '.preview-card'], ['h-part.stl', '.preview-model[data-state="ready"]']])(
+    'passes the axe-core WCAG 2.1 AA checks on the %s preview', async (name, ready) => {
+      const page = await open(`/gallery/${name}`);
+      await page.locator(ready).waitFor();
+      // The buttons' fade has ended before axe reads colours.
+      await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+      expect(await axeViolations(page)).toEqual([]);
+    },
+  );
 
   it('has shown no script errors', () => {
     // The 202/415-free run: nothing in the console but what the browser says about media.

@@ -183,6 +183,21 @@ describe('the preview page', () => {
     await item(page, 'a-photo.jpg').waitFor();
   });
 
+  it('mirrors the arrow keys right to left, where Next sits on the left', async () => {
+    await updateAdmin(api, { locale: 'ar' });
+    try {
+      const page = await open('/gallery/a-photo.jpg');
+      expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+      await loadedWidth(picture(page, 'a-photo.jpg'));
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForURL(/b-drawing\.png$/);
+      await page.keyboard.press('ArrowRight');
+      await page.waitForURL(/a-photo\.jpg$/);
+    } finally {
+      await updateAdmin(api, { locale: 'en' });
+    }
+  });
+
   it('shows Previous and Next, hides them while the mouse rests and brings them back when it moves', async () => {
     const page = await open('/gallery/b-drawing.png');
     const nav = page.locator('.preview-nav');

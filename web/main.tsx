@@ -23,6 +23,7 @@ import './styles/forms.css';
 import './styles/upload.css';
 import './styles/editor.css';
 import './styles/share-page.css';
+import './styles/preview.css';
 
 declare global {
   interface Window {

@@ -9,6 +9,7 @@ import { filesScreenBenchmark } from './files-screen';
 import { listingBenchmark } from './listing';
 import { m1Benchmark } from './m1-executable';
 import type { Benchmark, Figure } from './measure';
+import { previewBenchmark } from './preview';
 import { searchBenchmark } from './search';
 import { thumbsBenchmark } from './thumbs';
 import { uploadBenchmark } from './upload';
@@ -24,6 +25,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   thumbsBenchmark,
   filesScreenBenchmark,
   browserUploadBenchmark,
+  previewBenchmark,
 ];
 
 function format(value: number, unit: Figure['unit']): string {

@@ -30,6 +30,10 @@ const PATHS = {
   trash: 'M4.5 7h15M9.5 7V5h5v2M6.5 7l1 12.5a1.5 1.5 0 0 0 1.5 1.5h6a1.5 1.5 0 0 0 1.5-1.5l1-12.5M10 11v6M14 11v6',
   copy: 'M9 9h10v10H9zM5 15V5h10',
   chevron: 'M9.5 6l6 6-6 6',
+  chevronBack: 'M14.5 6l-6 6 6 6',
+  expand: 'M14 4h6v6M20 4l-7 7M10 20H4v-6M4 20l7-7',
+  external: 'M14 4h6v6M20 4l-9 9M18 14v4.5a1.5 1.5 0 0 1-1.5 1.5h-11A1.5 1.5 0 0 1 4 18.5v-11A1.5 1.5 0 0 1 5.5 6H10',
+  music: 'M9 18V6l11-2v12M9 18a3 3 0 1 1-6 0 3 3 0 0 1 6 0zM20 16a3 3 0 1 1-6 0 3 3 0 0 1 6 0z',
   download: 'M12 4v11M7.5 10.5 12 15l4.5-4.5M5 20h14',
   upload: 'M12 20V9M7.5 13.5 12 9l4.5 4.5M5 4h14',
   lock: 'M6.5 11h11a1.5 1.5 0 0 1 1.5 1.5v6a1.5 1.5 0 0 1-1.5 1.5h-11A1.5 1.5 0 0 1 5 18.5v-6A1.5 1.5 0 0 1 6.5 11zM8.5 11V7.5a3.5 3.5 0 0 1 7 0V11',
@@ -41,7 +45,7 @@ const PATHS = {
 export type IconName = keyof typeof PATHS;
 
 // Icons that point along the reading direction; base.css mirrors them in right-to-left locales.
-const DIRECTIONAL: ReadonlySet<IconName> = new Set<IconName>(['chevron', 'logout', 'login']);
+const DIRECTIONAL: ReadonlySet<IconName> = new Set<IconName>(['chevron', 'chevronBack', 'logout', 'login']);
 
 /** A decorative line icon (hidden from screen readers: the control around it carries the name). */
 export function Icon({ name, className }: { name: IconName; className?: string }) {

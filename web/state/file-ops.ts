@@ -23,11 +23,13 @@ export const deleteItemsAtom = atom(null, async (_get, set, items: readonly Targ
   }
 });
 
-/** Renames one item inside its folder to `name` (already trimmed and not empty); reloads. */
+/** Renames one item inside its folder to `name` (already trimmed and not empty); reloads and resolves with the new path. */
 export const renameItemAtom = atom(null, async (_get, set, { item, name }: { item: Target; name: string }) => {
-  await transferItem({ action: 'rename', from: item.path, to: joinPath(parentPath(item.path), name, item.isDir) }, { override: false, rename: false });
+  const to = joinPath(parentPath(item.path), name, item.isDir);
+  await transferItem({ action: 'rename', from: item.path, to }, { override: false, rename: false });
   set(clearSelectionAtom);
   set(reloadAtom, (n) => n + 1);
+  return to;
 });
 
 async function clashes(items: readonly Target[], dest: string): Promise<boolean> {

@@ -16,8 +16,10 @@ export type Prompt =
   | { kind: 'help' }
   | { kind: 'newDir' }
   | { kind: 'newFile' }
-  | { kind: 'delete'; items: readonly Target[] }
-  | { kind: 'rename'; item: Target }
+  /** `onDone` runs after a successful delete (the preview then moves on instead of reloading). */
+  | { kind: 'delete'; items: readonly Target[]; onDone?: () => void }
+  /** `onDone` gets the new user path after a rename (the preview navigates to it). */
+  | { kind: 'rename'; item: Target; onDone?: (path: string) => void }
   | { kind: 'move' | 'copy'; items: readonly Target[] }
   | { kind: 'download'; items: readonly Target[] }
   | { kind: 'info'; items: readonly Target[] }

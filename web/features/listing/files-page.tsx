@@ -7,7 +7,6 @@ import { ErrorMessage } from '../../components/error-message';
 import { Spinner } from '../../components/spinner';
 import { filesPath, folderOf } from '../../paths';
 import { shellOpenAtom } from '../../state/panels';
-import { FileDetails } from './file-details';
 import { Listing } from './listing';
 import { SelectionBanner } from './selection-banner';
 import { Toolbar } from './toolbar';
@@ -17,6 +16,8 @@ import { useShortcuts } from './use-shortcuts';
 
 // The editor and CodeMirror are chunks of their own, loaded when a text file is first opened.
 const EditorPage = lazy(async () => ({ default: (await import('../editor/editor-page')).EditorPage }));
+// The preview (its viewers load their own chunks) is fetched when a file is first opened.
+const PreviewPage = lazy(async () => ({ default: (await import('../preview/preview-page')).PreviewPage }));
 
 function FolderView({ resource, path }: { resource: Resource; path: string }) {
   const { t } = useTranslation();
@@ -37,12 +38,8 @@ function Content({ resource, path }: { resource: Resource; path: string }) {
     // Keyed by path: another file gets a new editor, a reload of the same one keeps the text typed.
     return <Suspense fallback={<Spinner label={t('app.loading')} />}><EditorPage key={path} file={resource} path={path} /></Suspense>;
   }
-  return (
-    <>
-      <h1 className="page-title">{resource.name}</h1>
-      <FileDetails file={{ ...resource, path }} />
-    </>
-  );
+  // Not keyed: moving to a neighbour keeps the preview (and its stage) on screen.
+  return <Suspense fallback={<Spinner label={t('app.loading')} />}><PreviewPage file={resource} /></Suspense>;
 }
 
 /** The files route: the folder or file at the route's path, with the header actions and keys. */

@@ -6,14 +6,21 @@ import { deleteItemsAtom } from '../../state/file-ops';
 import type { Target } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
 
+interface DeletePromptProps {
+  items: readonly Target[];
+  onClose: () => void;
+  /** Runs after a successful delete (the preview moves to a neighbour, product.md §4). */
+  onDone?: () => void;
+}
+
 /** Delete: confirmed with the Delete button or Enter; the listing reloads, also after a failure. */
-export function DeletePrompt({ items, onClose }: { items: readonly Target[]; onClose: () => void }) {
+export function DeletePrompt({ items, onClose, onDone }: DeletePromptProps) {
   const { t } = useTranslation();
   const remove = useSetAtom(deleteItemsAtom);
   const notify = useSetAtom(notifyAtom);
   const confirm = (): void => {
     onClose();
-    remove(items).catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }));
+    remove(items).then(() => onDone?.(), (error: unknown) => notify({ kind: 'error', message: failureText(error) }));
   };
   const first = items[0];
   return (

@@ -49,8 +49,10 @@ function Facts({ rows }: { rows: [string, string][] }) {
 /** File information (product.md §2): of the selection, or of the folder on screen when none. */
 export function InfoPrompt({ items, onClose }: { items: readonly Target[]; onClose: () => void }) {
   const { t } = useTranslation();
-  const all = useAtomValue(itemsAtom);
+  const listed = useAtomValue(itemsAtom);
   const folder = useAtomValue(requestAtom).resource;
+  // On the preview the route shows a file: the information is about that file.
+  const all: readonly Item[] = folder && !folder.isDir ? [folder] : listed;
   const canDownload = useAtomValue(userAtom)?.perm.download ?? false;
   const lang = currentLang();
   // A Set: after Ctrl+A in a large folder, both lists hold every item.

@@ -16,8 +16,8 @@ function render(prompt: Prompt, close: () => void) {
     case 'help': return <HelpPrompt onClose={close} />;
     case 'newDir':
     case 'newFile': return <NewItemPrompt key={prompt.kind} isDir={prompt.kind === 'newDir'} onClose={close} />;
-    case 'delete': return <DeletePrompt items={prompt.items} onClose={close} />;
-    case 'rename': return <RenamePrompt item={prompt.item} onClose={close} />;
+    case 'delete': return <DeletePrompt items={prompt.items} onClose={close} onDone={prompt.onDone} />;
+    case 'rename': return <RenamePrompt item={prompt.item} onClose={close} onDone={prompt.onDone} />;
     case 'move':
     case 'copy': return <TransferPrompt key={prompt.kind} kind={prompt.kind} items={prompt.items} onClose={close} />;
     case 'download': return <DownloadPrompt items={prompt.items} onClose={close} />;

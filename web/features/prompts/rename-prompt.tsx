@@ -4,8 +4,15 @@ import { renameItemAtom } from '../../state/file-ops';
 import type { Target } from '../../state/listing';
 import { NamePrompt } from './name-prompt';
 
+interface RenamePromptProps {
+  item: Target;
+  onClose: () => void;
+  /** Runs with the new path after a rename (the preview navigates to it, product.md §4). */
+  onDone?: (path: string) => void;
+}
+
 /** Rename: the new name, trimmed and not empty; the listing reloads (product.md §4). */
-export function RenamePrompt({ item, onClose }: { item: Target; onClose: () => void }) {
+export function RenamePrompt({ item, onClose, onDone }: RenamePromptProps) {
   const { t } = useTranslation();
   const rename = useSetAtom(renameItemAtom);
   return (
@@ -16,8 +23,9 @@ export function RenamePrompt({ item, onClose }: { item: Target; onClose: () => v
       initial={item.name}
       onClose={onClose}
       onSubmit={async (name) => {
-        if (name !== item.name) await rename({ item, name });
+        const to = name === item.name ? undefined : await rename({ item, name });
         onClose();
+        if (to !== undefined) onDone?.(to);
       }}
     />
   );

@@ -1,0 +1,70 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useEffect, useMemo } from 'react';
+import { useLocation } from 'wouter';
+import { apiUrl } from '../../api/http';
+import type { FileInfo } from '../../api/types';
+import { startDownload } from '../../lib/download';
+import { apiPaths, filesPath, parentPath } from '../../paths';
+import type { Target } from '../../state/listing';
+import { showPromptAtom } from '../../state/prompts';
+import { reloadAtom } from '../../state/request';
+import { userAtom } from '../../state/session';
+import { neighboursOf, type Neighbours } from './neighbours';
+import { folderItemsAtom, loadFolderItemsAtom, seedRequestAtom } from './state';
+
+/** Previous and next of the file in its folder; the folder is listed again after every reload. */
+function useNeighbours(path: string): Neighbours {
+  const folder = parentPath(path);
+  const reload = useAtomValue(reloadAtom);
+  const listing = useAtomValue(folderItemsAtom);
+  const load = useSetAtom(loadFolderItemsAtom);
+  useEffect(() => {
+    // Without the folder (no permission, gone) there is simply no Previous or Next.
+    load(folder).catch(() => undefined);
+  }, [folder, reload, load]);
+  return useMemo(() => (listing?.folder === folder ? neighboursOf(listing.items, path) : {}), [listing, folder, path]);
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * What the preview can do with its file (product.md §2, §4): each header action by permission;
+ * Previous and Next; delete moves to the next item, else the previous, else closes; rename
+ * opens the new path.
+ */
+export function usePreviewActions(file: FileInfo) {
+  const [, navigate] = useLocation();
+  const perm = useAtomValue(userAtom)?.perm;
+  const showPrompt = useSetAtom(showPromptAtom);
+  const seed = useSetAtom(seedRequestAtom);
+  const neighbours = useNeighbours(file.path);
+  const can = { rename: perm?.rename ?? false, delete: perm?.delete ?? false, download: perm?.download ?? false };
+  const target: Target = { path: file.path, name: file.name, isDir: false };
+
+  const open = (item: FileInfo): void => {
+    seed(item);
+    navigate(filesPath(item.path));
+  };
+  const close = (): void => navigate(filesPath(parentPath(file.path)));
+  const afterDelete = (): void => {
+    const to = neighbours.next ?? neighbours.previous;
+    if (to) open(to);
+    else close();
+  };
+
+  return {
+    can,
+    neighbours,
+    close,
+    previous: () => neighbours.previous && open(neighbours.previous),
+    next: () => neighbours.next && open(neighbours.next),
+    rename: () => can.rename && showPrompt({ kind: 'rename', item: target, onDone: (to) => open({ ...file, path: to, name: baseName(to) }) }),
+    remove: () => can.delete && showPrompt({ kind: 'delete', items: [target], onDone: afterDelete }),
+    download: () => can.download && startDownload(apiUrl(apiPaths.raw(file.path))),
+    info: () => showPrompt({ kind: 'info', items: [target] }),
+  };
+}
+
+export type PreviewActions = ReturnType<typeof usePreviewActions>;

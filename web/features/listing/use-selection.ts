@@ -1,7 +1,8 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useLocation } from 'wouter';
+import { rangeSelection, toggled } from '../../lib/selection';
 import { filesPath } from '../../paths';
-import { itemPath, itemsAtom, multipleAtom, selectedAtom, type Item } from '../../state/listing';
+import { itemPath, itemsAtom, multipleAtom, selectedAtom } from '../../state/listing';
 import { userAtom } from '../../state/session';
 import { anchorAtom, focusIndexAtom } from './state';
 
@@ -9,10 +10,6 @@ export interface Modifiers {
   ctrlKey: boolean;
   metaKey: boolean;
   shiftKey: boolean;
-}
-
-function namesBetween(items: readonly Item[], a: number, b: number): string[] {
-  return items.slice(Math.min(a, b), Math.max(a, b) + 1).map((item) => item.name);
 }
 
 /**
@@ -37,10 +34,7 @@ export function useSelection() {
   const toggle = (index: number): void => {
     const name = items[index]?.name;
     if (name === undefined) return;
-    const next = new Set(selected);
-    if (next.has(name)) next.delete(name);
-    else next.add(name);
-    setSelected(next);
+    setSelected(toggled(selected, name));
     setAnchor(index);
   };
 
@@ -52,8 +46,7 @@ export function useSelection() {
 
   /** Selects from the anchor to `index`, added to the selection with Ctrl/Cmd held. */
   const range = (index: number, add: boolean): void => {
-    const from = anchor ?? index;
-    setSelected(new Set([...(add ? selected : []), ...namesBetween(items, from, index)]));
+    setSelected(rangeSelection(items, selected, { anchor: anchor ?? index, index, add }));
   };
 
   const click = (index: number, mods: Modifiers): void => {

@@ -1,11 +1,8 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, type MouseEvent } from 'react';
 import type { FileInfo } from '../../api/types';
+import { rangeSelection, toggled } from '../../lib/selection';
 import { clearShareSelectionAtom, shareAnchorAtom, shareMultipleAtom, shareSelectedAtom } from './state';
-
-function namesBetween(items: readonly FileInfo[], a: number, b: number): string[] {
-  return items.slice(Math.min(a, b), Math.max(a, b) + 1).map((item) => item.name);
-}
 
 /**
  * Selection in a shared folder, as in the listing (product.md §2 'Keyboard'): click selects,
@@ -19,17 +16,14 @@ export function useShareSelection(items: readonly FileInfo[]) {
   const toggle = (index: number): void => {
     const name = items[index]?.name;
     if (name === undefined) return;
-    const next = new Set(selected);
-    if (next.has(name)) next.delete(name);
-    else next.add(name);
-    setSelected(next);
+    setSelected(toggled(selected, name));
     setAnchor(index);
   };
 
   const click = (index: number, event: Pick<MouseEvent, 'ctrlKey' | 'metaKey' | 'shiftKey'>): void => {
     const ctrl = event.ctrlKey || event.metaKey;
     if (event.shiftKey) {
-      setSelected(new Set([...(ctrl ? selected : []), ...namesBetween(items, anchor ?? index, index)]));
+      setSelected(rangeSelection(items, selected, { anchor: anchor ?? index, index, add: ctrl }));
       return;
     }
     if (ctrl || multiple) return toggle(index);

@@ -85,6 +85,11 @@ export async function fetchText(path: string, init?: RequestInit): Promise<strin
   return (await request(path, init)).text();
 }
 
+/** A request whose answer is binary (a file's bytes for a viewer that decodes them itself). */
+export async function fetchBytes(path: string, init?: RequestInit): Promise<ArrayBuffer> {
+  return (await request(path, init)).arrayBuffer();
+}
+
 /** A request whose answer is JSON of the given wire type. */
 export async function fetchJson<T>(path: string, init?: RequestInit): Promise<T> {
   return (await (await request(path, init)).json()) as T;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getBytes, getText } from '../../api/raw';
+import { fetchBytes, fetchText } from '../../api/http';
 import type { FileInfo } from '../../api/types';
 import { Spinner } from '../../components/spinner';
 import { rawInlinePath } from './sources';
@@ -24,7 +24,7 @@ export function ModelViewer({ file }: { file: FileInfo }) {
       // three.js is a chunk of its own, fetched with the model.
       const [{ mountModel }, data] = await Promise.all([
         import('./model-scene'),
-        kind === 'stl' ? getBytes(path).then((bytes) => ({ kind: 'stl' as const, bytes })) : getText(path).then((text) => ({ kind: 'obj' as const, text })),
+        kind === 'stl' ? fetchBytes(path).then((bytes) => ({ kind: 'stl' as const, bytes })) : fetchText(path).then((text) => ({ kind: 'obj' as const, text })),
       ]);
       if (!live) return;
       unmount = mountModel(element, data, label);

@@ -1,7 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
-import { apiUrl } from '../../api/http';
-import { getBytes } from '../../api/raw';
+import { apiUrl, fetchBytes } from '../../api/http';
 import type { FileInfo } from '../../api/types';
 import { configAtom } from '../../state/config';
 import { isTiffLike } from './neighbours';
@@ -25,7 +24,7 @@ function isTiff(bytes: ArrayBuffer): boolean {
  * decoded with utif2, anything else (the server's big preview may come as PNG) is shown as it is.
  */
 async function pictureOf(path: string): Promise<Blob> {
-  const bytes = await getBytes(path);
+  const bytes = await fetchBytes(path);
   if (!isTiff(bytes)) return new Blob([bytes]);
   // utif2 is a chunk of its own, fetched only for these files.
   const { decodeTiff } = await import('./tiff');

@@ -90,7 +90,7 @@ export function ShareItems({ items: unsorted, hash, folder }: { items: readonly 
   const dirs = visible.filter((item) => item.isDir).length;
   return (
     <section className="share-items">
-      <div role="listbox" aria-label={t('listing.label')} aria-multiselectable="true" className="share-entries" onKeyDown={keys.onKeyDown}>
+      <div role="listbox" aria-label={t('listing.label')} aria-multiselectable="true" className="share-entries view-list" onKeyDown={keys.onKeyDown}>
         {dirs > 0 && <div role="group" aria-label={t('listing.folders')} className="share-group">{visible.slice(0, dirs).map((item, i) => option(item, i))}</div>}
         {visible.length > dirs && <div role="group" aria-label={t('listing.files')} className="share-group">{visible.slice(dirs).map((item, i) => option(item, dirs + i))}</div>}
       </div>

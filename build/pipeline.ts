@@ -1,6 +1,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { PACK_ASSET, PACK_INDEX_ASSET } from '../server/lib/asset-pack';
 import { checkExecutable } from './check';
 import { assetsDir, executablePath, type BuildLayout } from './layout';
 import { precompressWeb } from './precompress';
@@ -64,7 +65,8 @@ export async function runBuild(layout: BuildLayout, log: Log = console.log): Pro
   ]);
   await timed('blob', () => makeBlob(layout));
   await timed('inject', () => injectBlob(layout, stripped));
-  await Promise.all([rm(stripped, { force: true }), rm(join(layout.dist, 'sea-prep.blob'), { force: true })]);
+  const intermediates = [stripped, join(layout.dist, 'sea-prep.blob'), join(layout.dist, PACK_ASSET), join(layout.dist, PACK_INDEX_ASSET)];
+  await Promise.all(intermediates.map((f) => rm(f, { force: true })));
   const expected = { filemgr: version.version, node, sharp: sharp.sharpVersion, libvips: sharp.libvipsVersion };
   const versions = await timed('check', () => checkExecutable(executablePath(layout), expected));
   const executableBytes = (await stat(executablePath(layout))).size;

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PACK_ASSET, PACK_INDEX_ASSET, packReader, type PackIndex } from '../server/lib/asset-pack';
 import { makeTree } from '../tests/support/tree';
 import { repoLayout } from './layout';
 import { embeddedNodeVersion, makeBlob } from './sea';
@@ -14,13 +15,16 @@ async function layoutWithBundle(code: string) {
 }
 
 describe('the SEA blob', () => {
-  it('is made by the pinned Node 24 and lists every file below dist/assets as an asset', async () => {
+  it('is made by the pinned Node 24 and packs every file below dist/assets into one asset', async () => {
     const layout = await layoutWithBundle('console.log("hi")');
     await makeBlob(layout);
     expect(await embeddedNodeVersion(layout)).toMatch(/^v24\./);
     const config = JSON.parse(readFileSync(join(layout.dist, 'sea-config.json'), 'utf8')) as { main: string; assets: Record<string, string> };
     expect(config.main).toBe(join(layout.dist, 'filemgr.cjs'));
-    expect(config.assets).toEqual({ 'web/a.txt': join(layout.dist, 'assets/web/a.txt') });
+    expect(config.assets).toEqual({ [PACK_ASSET]: join(layout.dist, PACK_ASSET), [PACK_INDEX_ASSET]: join(layout.dist, PACK_INDEX_ASSET) });
+    const index = JSON.parse(readFileSync(join(layout.dist, PACK_INDEX_ASSET), 'utf8')) as PackIndex;
+    const pack = readFileSync(join(layout.dist, PACK_ASSET));
+    expect(packReader(index, new Uint8Array(pack).buffer)('web/a.txt')?.toString()).toBe('asset');
     expect(statSync(join(layout.dist, 'sea-prep.blob')).size).toBeGreaterThan(0);
   });
 

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { chmod, copyFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { PACK_ASSET, PACK_INDEX_ASSET, packFiles } from '../server/lib/asset-pack';
 import { assetsDir, executablePath, nodeBasePath, serverBundlePath, type BuildLayout } from './layout';
 import { listFiles } from './precompress';
 
@@ -22,12 +23,24 @@ export async function embeddedNodeVersion(layout: BuildLayout): Promise<string> 
 }
 
 /**
- * Writes sea-config.json (every file below dist/assets is an asset keyed by its relative path)
- * and has the embedded Node itself prepare the blob: a blob made by another build can crash it.
+ * Packs every file below dist/assets, keyed by its relative path, into the two assets that
+ * server/lib/asset-pack.ts reads (one SEA asset per file made Node touch all of them at start).
+ */
+async function writePack(layout: BuildLayout): Promise<Record<string, string>> {
+  const dir = assetsDir(layout);
+  const files = await Promise.all((await listFiles(dir)).map(async (key) => ({ key, data: await readFile(join(dir, key)) })));
+  const { pack, index } = packFiles(files);
+  const paths = { [PACK_ASSET]: join(layout.dist, PACK_ASSET), [PACK_INDEX_ASSET]: join(layout.dist, PACK_INDEX_ASSET) };
+  await Promise.all([writeFile(paths[PACK_ASSET], pack), writeFile(paths[PACK_INDEX_ASSET], JSON.stringify(index))]);
+  return paths;
+}
+
+/**
+ * Writes sea-config.json (the asset pack and its index) and has the embedded Node itself
+ * prepare the blob: a blob made by another build can crash it.
  */
 export async function makeBlob(layout: BuildLayout): Promise<void> {
-  const dir = assetsDir(layout);
-  const assets = Object.fromEntries((await listFiles(dir)).map((key) => [key, join(dir, key)]));
+  const assets = await writePack(layout);
   const config = {
     main: serverBundlePath(layout),
     output: blobPath(layout),

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { getRawAsset, isSea } from 'node:sea';
+import { PACK_ASSET, PACK_INDEX_ASSET, packReader, type PackIndex } from './asset-pack';
 
 /**
  * The one place that knows where embedded files come from: inside the single executable they are
@@ -17,18 +18,24 @@ export function runningAsSea(): boolean {
   return isSea();
 }
 
-/** Assets embedded in the executable. */
+function rawBytes(key: string): ArrayBuffer {
+  const raw = getRawAsset(key);
+  return typeof raw === 'string' ? new Uint8Array(Buffer.from(raw, 'utf8')).buffer : raw;
+}
+
+function rawText(key: string): string {
+  return Buffer.from(rawBytes(key)).toString('utf8');
+}
+
+/** Assets embedded in the executable: files of the pack (see asset-pack.ts), its index read on first use. */
 export function seaAssets(): AssetSource {
   if (!isSea()) throw new Error('not running as a single executable');
+  let read: ((key: string) => Buffer | undefined) | undefined;
   return {
     read(key) {
-      try {
-        // The ArrayBuffer maps the executable itself: wrap it, never write to it.
-        const raw = getRawAsset(key);
-        return typeof raw === 'string' ? Buffer.from(raw, 'utf8') : Buffer.from(raw);
-      } catch {
-        return undefined;
-      }
+      // The ArrayBuffer maps the executable itself: views of it are never written to.
+      read ??= packReader(JSON.parse(rawText(PACK_INDEX_ASSET)) as PackIndex, rawBytes(PACK_ASSET));
+      return read(key);
     },
   };
 }

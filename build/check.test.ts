@@ -15,10 +15,10 @@ async function fake(output: string, exit = 0): Promise<string> {
   return path;
 }
 
-const full = 'filemgr v0.1.0/abc1234\nNode.js v24.21.0\nsharp 0.35.5\nlibvips 8.18.7';
+const full = 'filemgr v0.1.0/abc1234\nNode.js v24.21.0\nsharp 0.35.5\nlibvips 8.18.7\ncode cache used';
 
 describe('checkExecutable', () => {
-  it('passes when all four versions are printed', async () => {
+  it('passes when all four versions are printed and the code cache was used', async () => {
     expect(await checkExecutable(await fake(full), expected)).toBe(full);
   });
 
@@ -27,6 +27,7 @@ describe('checkExecutable', () => {
     ['sharp', full.replace('sharp 0.35.5', 'sharp 0.34.0'), 'sharp 0.35.5'],
     ['Node.js', full.replace('Node.js v24.21.0', 'Node.js v20.20.2'), 'Node.js 24.21.0'],
     ['filemgr', full.replace('filemgr v0.1.0', 'filemgr v0.0.9'), 'filemgr 0.1.0'],
+    ['the code cache', full.replace('code cache used', 'code cache rejected'), 'code cache used'],
   ])('fails naming %s when its version is missing or wrong', async (_name, output, named) => {
     await expect(checkExecutable(await fake(output), expected)).rejects.toThrow(`does not print ${named}`);
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PACK_ASSET, PACK_INDEX_ASSET } from '../server/lib/asset-pack';
 import { checkExecutable } from './check';
+import { codeCachePath, makeCodeCache, seaMainPath } from './code-cache';
 import { assetsDir, executablePath, type BuildLayout } from './layout';
 import { precompressWeb } from './precompress';
 import { embeddedNodeVersion, injectBlob, makeBlob, stripNode } from './sea';
@@ -63,9 +64,10 @@ export async function runBuild(layout: BuildLayout, log: Log = console.log): Pro
     timed('server', () => bundleServer(layout, version)),
     timed('worker', () => bundleArchiveWorker(layout)),
   ]);
+  await timed('warm-up', () => makeCodeCache(layout));
   await timed('blob', () => makeBlob(layout));
   await timed('inject', () => injectBlob(layout, stripped));
-  const intermediates = [stripped, join(layout.dist, 'sea-prep.blob'), join(layout.dist, PACK_ASSET), join(layout.dist, PACK_INDEX_ASSET)];
+  const intermediates = [stripped, join(layout.dist, 'sea-prep.blob'), join(layout.dist, PACK_ASSET), join(layout.dist, PACK_INDEX_ASSET), seaMainPath(layout), codeCachePath(layout)];
   await Promise.all(intermediates.map((f) => rm(f, { force: true })));
   const expected = { filemgr: version.version, node, sharp: sharp.sharpVersion, libvips: sharp.libvipsVersion };
   const versions = await timed('check', () => checkExecutable(executablePath(layout), expected));

@@ -9,7 +9,7 @@ import { embeddedNodeVersion, makeBlob } from './sea';
 const root = resolve(__dirname, '..');
 
 async function layoutWithBundle(code: string) {
-  const dist = await makeTree({ 'filemgr.cjs': code, 'assets/web/a.txt': 'asset' });
+  const dist = await makeTree({ 'filemgr.cjs': code, 'sea-main.cjs': '1', 'filemgr.cache': 'cache', 'assets/web/a.txt': 'asset' });
   mkdirSync(join(dist, 'assets'), { recursive: true });
   return { ...repoLayout(root), dist };
 }
@@ -20,8 +20,13 @@ describe('the SEA blob', () => {
     await makeBlob(layout);
     expect(await embeddedNodeVersion(layout)).toMatch(/^v24\./);
     const config = JSON.parse(readFileSync(join(layout.dist, 'sea-config.json'), 'utf8')) as { main: string; assets: Record<string, string> };
-    expect(config.main).toBe(join(layout.dist, 'filemgr.cjs'));
-    expect(config.assets).toEqual({ [PACK_ASSET]: join(layout.dist, PACK_ASSET), [PACK_INDEX_ASSET]: join(layout.dist, PACK_INDEX_ASSET) });
+    expect(config.main).toBe(join(layout.dist, 'sea-main.cjs'));
+    expect(config.assets).toEqual({
+      [PACK_ASSET]: join(layout.dist, PACK_ASSET),
+      [PACK_INDEX_ASSET]: join(layout.dist, PACK_INDEX_ASSET),
+      'filemgr.cjs': join(layout.dist, 'filemgr.cjs'),
+      'filemgr.cache': join(layout.dist, 'filemgr.cache'),
+    });
     const index = JSON.parse(readFileSync(join(layout.dist, PACK_INDEX_ASSET), 'utf8')) as PackIndex;
     const pack = readFileSync(join(layout.dist, PACK_ASSET));
     expect(packReader(index, new Uint8Array(pack).buffer)('web/a.txt')?.toString()).toBe('asset');

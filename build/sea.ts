@@ -3,6 +3,8 @@ import { chmod, copyFile, readFile, rename, rm, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PACK_ASSET, PACK_INDEX_ASSET, packFiles } from '../server/lib/asset-pack';
+import { BUNDLE_ASSET, CODE_CACHE_ASSET } from '../server/lib/code-cache';
+import { SEA_EXEC_ARGV, codeCachePath, seaMainPath } from './code-cache';
 import { assetsDir, executablePath, nodeBasePath, serverBundlePath, type BuildLayout } from './layout';
 import { listFiles } from './precompress';
 
@@ -36,18 +38,19 @@ async function writePack(layout: BuildLayout): Promise<Record<string, string>> {
 }
 
 /**
- * Writes sea-config.json (the asset pack and its index) and has the embedded Node itself
- * prepare the blob: a blob made by another build can crash it.
+ * Writes sea-config.json and has the embedded Node itself prepare the blob (a blob made by another
+ * build can crash it). The main script is build/sea-main.ts; the server bundle and its warm code
+ * cache (build/code-cache.ts) are assets beside the asset pack and its index.
  */
 export async function makeBlob(layout: BuildLayout): Promise<void> {
-  const assets = await writePack(layout);
+  const assets = { ...(await writePack(layout)), [BUNDLE_ASSET]: serverBundlePath(layout), [CODE_CACHE_ASSET]: codeCachePath(layout) };
   const config = {
-    main: serverBundlePath(layout),
+    main: seaMainPath(layout),
     output: blobPath(layout),
     disableExperimentalSEAWarning: true,
     useCodeCache: true,
     useSnapshot: false,
-    execArgv: ['--max-semi-space-size=8'],
+    execArgv: SEA_EXEC_ARGV,
     assets,
   };
   const configPath = join(layout.dist, 'sea-config.json');

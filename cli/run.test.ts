@@ -44,14 +44,15 @@ describe('filemgr command line', () => {
     expect(stdout).toMatch(/^filemgr v\d+\.\d+\.\d+\S*\/\S+\n$/);
   });
 
-  it('prints the versions of Node.js, sharp and libvips with --verbose', async () => {
+  it('prints the versions of Node.js, sharp and libvips with --verbose, and that no code cache is used from source', async () => {
     const { code, stdout } = await runCli(['version', '--verbose'], { cwd: await tempDir() });
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     expect(lines[1]).toBe(`Node.js ${process.version}`);
     expect(lines[2]).toMatch(/^sharp \d+\.\d+\.\d+/);
     expect(lines[3]).toMatch(/^libvips \d+\.\d+\.\d+/);
+    expect(lines[4]).toBe('code cache none');
   });
 
   it('treats "help <command>" as "<command> --help"', async () => {

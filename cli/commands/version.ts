@@ -1,10 +1,11 @@
+import { codeCacheStatus } from '../../server/lib/code-cache';
 import { loadSharp } from '../../server/lib/sharp-loader';
 import { COMMIT, VERSION } from '../../server/version';
 import type { Command } from '../command';
 import type { FlagDef } from '../flags';
 import { CliError } from '../io';
 
-const VERBOSE: FlagDef = { name: 'verbose', short: 'v', kind: 'bool', default: false, description: 'also print the versions of Node.js, sharp and libvips' };
+const VERBOSE: FlagDef = { name: 'verbose', short: 'v', kind: 'bool', default: false, description: 'also print the versions of Node.js, sharp and libvips, and whether the code cache was used' };
 
 /** `filemgr version [--verbose]`. */
 export const versionCommand: Command = {
@@ -22,7 +23,7 @@ export const versionCommand: Command = {
     } catch (err) {
       throw new CliError(`cannot load the image library: ${(err as Error).message}`);
     }
-    ctx.io.stdout.write(`sharp ${versions.sharp ?? 'unknown'}\nlibvips ${versions.vips ?? 'unknown'}\n`);
+    ctx.io.stdout.write(`sharp ${versions.sharp ?? 'unknown'}\nlibvips ${versions.vips ?? 'unknown'}\ncode cache ${codeCacheStatus()}\n`);
     return 0;
   },
 };

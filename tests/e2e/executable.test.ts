@@ -30,13 +30,19 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawR
 const sha256 = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
 
 describe('the single executable', () => {
-  it('prints filemgr, Node.js, sharp and libvips versions from an empty directory with env -i HOME', async () => {
+  it('prints filemgr, Node.js, sharp and libvips versions and a used code cache from an empty directory with env -i HOME', async () => {
     const sandbox = await makeSandbox();
     const { code, stdout, stderr } = await runExecutable(['version', '--verbose'], { cwd: sandbox.home, env: { HOME: sandbox.home } });
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const lines = stdout.trim().split('\n');
     expect(lines[0]).toMatch(new RegExp(`^filemgr v${VERSION.replace(/\./g, '\\.')}/\\S+$`));
-    expect(lines.slice(1)).toEqual([expect.stringMatching(/^Node\.js v24\.\d+\.\d+$/), expect.stringMatching(/^sharp \d+\.\d+\.\d+$/), expect.stringMatching(/^libvips \d+\.\d+\.\d+$/)]);
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(/^Node\.js v24\.\d+\.\d+$/),
+      expect.stringMatching(/^sharp \d+\.\d+\.\d+$/),
+      expect.stringMatching(/^libvips \d+\.\d+\.\d+$/),
+      // V8 took the code cache the build made for this Node and these flags.
+      'code cache used',
+    ]);
     // sharp came out of the executable into HOME's cache, not from a node_modules.
     expect(existsSync(join(sandbox.home, '.cache/filemgr/native'))).toBe(true);
     await sandbox.remove();

@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { CODE_CACHE_ASSET } from '../server/lib/code-cache';
+import { nodeBasePath, serverBundlePath, type BuildLayout } from './layout';
+
+const run = promisify(execFile);
+
+/** The V8 flags the executable starts with (sea-config execArgv); the warm-up must use the same. */
+export const SEA_EXEC_ARGV: readonly string[] = ['--max-semi-space-size=8'];
+
+/** dist/sea-main.cjs: the executable's main script (build/sea-main.ts). */
+export function seaMainPath(layout: BuildLayout): string {
+  return join(layout.dist, 'sea-main.cjs');
+}
+
+/** dist/filemgr.cache: the code cache of the server bundle after a warm-up start. */
+export function codeCachePath(layout: BuildLayout): string {
+  return join(layout.dist, CODE_CACHE_ASSET);
+}
+
+function bundleScriptFile(layout: BuildLayout, entry: string, outfile: string): Promise<unknown> {
+  return build({ absWorkingDir: layout.root, entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * Bundles the executable's main script, then starts the server bundle once under the embedded
+ * Node (from a scratch root and database) and keeps the code cache of that start. Needs the
+ * server bundle and dist/assets, so the start takes the path a real one takes.
+ */
+export async function makeCodeCache(layout: BuildLayout): Promise<void> {
+  const scratch = await mkdtemp(join(tmpdir(), 'filemgr-warm-up-'));
+  try {
+    const warmUp = join(scratch, 'warm-up.cjs');
+    await Promise.all([
+      bundleScriptFile(layout, join(layout.root, 'build/sea-main.ts'), seaMainPath(layout)),
+      bundleScriptFile(layout, join(layout.root, 'build/warm-up.ts'), warmUp),
+    ]);
+    const args = [serverBundlePath(layout), codeCachePath(layout), String(await freePort()), scratch, join(scratch, 'filemgr.json')];
+    await run(nodeBasePath(layout), [...SEA_EXEC_ARGV, warmUp, ...args], { cwd: scratch, env: { ...process.env, HOME: scratch }, timeout: 60_000, maxBuffer: 16 << 20 }).catch(
+      (err: Error & { stdout?: string; stderr?: string }) => {
+        throw new Error(`the warm-up start for the code cache failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+      },
+    );
+    if ((await stat(codeCachePath(layout))).size === 0) throw new Error('the warm-up start wrote an empty code cache');
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}

@@ -48,7 +48,8 @@ export async function makeBlob(layout: BuildLayout): Promise<void> {
     main: seaMainPath(layout),
     output: blobPath(layout),
     disableExperimentalSEAWarning: true,
-    useCodeCache: true,
+    // sea-main.cjs is a few lines; a SEA's own code cache is made without execArgv's flags, and V8 would refuse it.
+    useCodeCache: false,
     useSnapshot: false,
     execArgv: SEA_EXEC_ARGV,
     assets,

@@ -8,8 +8,8 @@ import { isTempName } from './hidden';
 import { describe, type EntryStat, type FileInfo, type InfoOptions } from './info';
 import { joinPath } from './paths';
 import type { PathGate, Target } from './scope';
-import { sortItems } from './sort';
-import { subtitleFinder, subtitleRelevant, type EntryKind } from './subtitles';
+import { byteOrder, sortItems } from './sort';
+import { subtitleFinder, subtitleRelevant, type EntryKind, type SubtitleFinder } from './subtitles';
 
 /** The children part of a directory's FileInfo (api.md §4.3, §5.3). */
 export interface DirectoryItems {
@@ -31,19 +31,18 @@ export interface DirectoryJson {
  * that in scheduling, so a folder of 10,000 files lists in about the time of readdir + stat,
  * and no chunk holds the loop for more than a few milliseconds.
  */
-const STAT_CHUNK = 256;
+export const STAT_CHUNK = 256;
 
 /** Directory entry names sorted bytewise, read through the gated directory. */
 export async function readNames(dir: Target): Promise<string[]> {
   try {
-    const names = await readdir(dir.real);
-    return names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return (await readdir(dir.real)).sort(byteOrder);
   } catch (err) {
     throw fsError(err);
   }
 }
 
-function lstatNow(real: string): BigIntStats | null {
+export function lstatNow(real: string): BigIntStats | null {
   try {
     return lstatSync(real, { bigint: true, throwIfNoEntry: false }) ?? null;
   } catch {
@@ -72,7 +71,7 @@ async function entryStat(gate: PathGate, real: string, own: BigIntStats | null):
  * bytes instead of an object whose concatenated strings keep their parts, about a quarter of the
  * memory for a 100,000-entry folder. Videos keep the object until their subtitles are added.
  */
-interface Item {
+export interface Item {
   json: string;
   video?: FileInfo | undefined;
   mtimeNs: bigint;
@@ -82,14 +81,14 @@ interface Item {
   isSymlink: boolean;
 }
 
-interface ListContext {
+export interface ListContext {
   gate: PathGate;
   dir: Target;
   dirReal: string;
   opts: InfoOptions;
 }
 
-async function readItem(ctx: ListContext, entry: { name: string; own: BigIntStats | null }): Promise<Item | null> {
+export async function readItem(ctx: ListContext, entry: { name: string; own: BigIntStats | null }): Promise<Item | null> {
   const { name } = entry;
   const path = joinPath(ctx.dir.path, name);
   const real = join(ctx.dir.real, name);
@@ -100,6 +99,20 @@ async function readItem(ctx: ListContext, entry: { name: string; own: BigIntStat
   if (info.type === 'video') item.video = info;
   else item.json = JSON.stringify(info);
   return item;
+}
+
+/** What listing a gated directory needs to know once. */
+export async function listContext(gate: PathGate, dir: Target, opts: InfoOptions): Promise<ListContext> {
+  try {
+    return { gate, dir, dirReal: await realpath(dir.real), opts: { modify: opts.modify, sniff: opts.sniff } };
+  } catch (err) {
+    throw fsError(err);
+  }
+}
+
+/** Entries denied by rules or dotfiles, temporary names and the server's own files are left out. */
+export function isVisible(ctx: ListContext, name: string): boolean {
+  return !isTempName(name) && ctx.gate.allows(joinPath(ctx.dir.path, name)) && !ctx.gate.hides(join(ctx.dirReal, name));
 }
 
 /** The items of a gated directory as FileInfo objects (see listDirectoryJson). */
@@ -114,15 +127,9 @@ export async function listDirectory(gate: PathGate, dir: Target, opts: InfoOptio
  */
 export async function listDirectoryJson(gate: PathGate, dir: Target, opts: InfoOptions & { sorting: Sorting }): Promise<DirectoryJson> {
   const names = await readNames(dir);
-  let dirReal: string;
-  try {
-    dirReal = await realpath(dir.real);
-  } catch (err) {
-    throw fsError(err);
-  }
-  const ctx: ListContext = { gate, dir, dirReal, opts: { modify: opts.modify, sniff: opts.sniff } };
+  const ctx = await listContext(gate, dir, opts);
   const items: Item[] = [];
-  const visible = names.filter((name) => !isTempName(name) && gate.allows(joinPath(dir.path, name)) && !gate.hides(join(dirReal, name)));
+  const visible = names.filter((name) => isVisible(ctx, name));
   for (let i = 0; i < visible.length; i += STAT_CHUNK) {
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
     const chunk = visible.slice(i, i + STAT_CHUNK).map((name) => ({ name, own: lstatNow(join(dir.real, name)) }));
@@ -146,11 +153,15 @@ async function addSubtitles(gate: PathGate, dir: Target, items: Item[]): Promise
     if (subtitleRelevant(kind)) known.push(kind);
   }
   const finder = subtitleFinder(gate, dir, known);
-  for (const v of videos) {
-    const info = v.video!;
-    const subs = await finder.forVideo(v.name);
-    if (subs.length > 0) info.subtitles = subs;
-    v.json = JSON.stringify(info);
-    v.video = undefined;
-  }
+  for (const v of videos) await withSubtitles(finder, v);
+}
+
+/** A video item's JSON, with the subtitles found beside it. */
+export async function withSubtitles(finder: SubtitleFinder, item: Item): Promise<void> {
+  const info = item.video;
+  if (!info) return;
+  const subs = await finder.forVideo(item.name);
+  if (subs.length > 0) info.subtitles = subs;
+  item.json = JSON.stringify(info);
+  item.video = undefined;
 }

@@ -68,12 +68,20 @@ export function naturalKey(name: string): string {
   return key;
 }
 
-/** Directories first in both directions; names A->Z when `reverse` is false. Keys are made once. */
-function sortByName<T extends Sortable>(items: T[], reverse: boolean): T[] {
+/** Code-unit order of two names (readdir's names are sorted so before anything else). */
+export function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Directories first in both directions; names A->Z when `reverse` is false. Keys are made once;
+ * the sort is stable, so names equal but for case keep their order.
+ */
+export function sortNamed<T extends { name: string; isDir: boolean }>(items: T[], reverse: boolean): T[] {
   const keyed = items.map((item) => ({ item, key: naturalKey(item.name.toLowerCase()) }));
   keyed.sort((a, b) => {
     if (a.item.isDir !== b.item.isDir) return a.item.isDir ? -1 : 1;
-    const order = a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+    const order = byteOrder(a.key, b.key);
     return reverse ? -order : order;
   });
   keyed.forEach((k, i) => (items[i] = k.item));
@@ -100,8 +108,8 @@ export function sortItems<T extends Sortable>(items: T[], sorting: Sorting): T[]
     case 'modified':
       return items.sort((a, b) => (sorting.asc ? 1 : -1) * byModified(a, b));
     case 'name':
-      return sortByName(items, sorting.asc);
+      return sortNamed(items, sorting.asc);
     default:
-      return sorting.asc ? sortByName(items, true) : items;
+      return sorting.asc ? sortNamed(items, true) : items;
   }
 }

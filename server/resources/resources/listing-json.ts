@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Resource } from '../../contract/resource';
+import type { DirectoryStream } from '../../fs/listing-stream';
 
 /**
  * Items serialised per piece of the stream: about 18 KB of text for ordinary names, so each piece is
@@ -7,24 +8,34 @@ import type { Resource } from '../../contract/resource';
  */
 const ITEMS_PER_PIECE = 100;
 
-function* pieces(resource: Omit<Resource, 'items'> & { items: string[] }): Generator<string> {
-  const { items, ...rest } = resource;
+/** A directory's own fields: the Resource without its items and counts. */
+export type DirectoryHead = Omit<Resource, 'items' | 'numDirs' | 'numFiles'>;
+
+async function* pieces(head: DirectoryHead, listing: DirectoryStream): AsyncGenerator<string> {
   yield '{"items":[';
-  for (let i = 0; i < items.length; i += ITEMS_PER_PIECE) {
-    const end = Math.min(items.length, i + ITEMS_PER_PIECE);
-    let piece = '';
-    for (let j = i; j < end; j++) piece += (j > 0 ? ',' : '') + items[j];
-    yield piece;
+  let piece = '';
+  let inPiece = 0;
+  let first = true;
+  for await (const item of listing.items) {
+    piece += first ? item : `,${item}`;
+    first = false;
+    if (++inPiece === ITEMS_PER_PIECE) {
+      yield piece;
+      piece = '';
+      inPiece = 0;
+    }
   }
+  if (piece !== '') yield piece;
   // `items` came first, so the other keys follow in their order: numDirs, numFiles, sorting, the file's fields.
-  yield `],${JSON.stringify(rest).slice(1)}`;
+  const { numDirs, numFiles } = listing.counts();
+  yield `],${JSON.stringify({ numDirs, numFiles, ...head }).slice(1)}`;
 }
 
 /**
- * A directory's Resource (its items already JSON texts) as JSON text in pieces, byte for byte what JSON.stringify writes: a
+ * A directory's Resource as JSON text in pieces, byte for byte what JSON.stringify writes: a
  * 100,000-item listing is never held as one 20 MB string (and its Buffer copy), and the socket's
- * pace drives the serialising.
+ * pace drives the listing (see streamDirectoryJson) and the serialising.
  */
-export function resourceJsonStream(resource: Omit<Resource, 'items'> & { items: string[] }): Readable {
-  return Readable.from(pieces(resource), { objectMode: false, highWaterMark: 64 * 1024 });
+export function resourceJsonStream(head: DirectoryHead, listing: DirectoryStream): Readable {
+  return Readable.from(pieces(head, listing), { objectMode: false, highWaterMark: 64 * 1024 });
 }

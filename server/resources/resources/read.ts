@@ -3,7 +3,7 @@ import type { RecursiveEntry, Resource } from '../../contract/resource';
 import { AppError } from '../../errors';
 import { checksumAlgorithm, checksumOf } from '../../fs/checksum';
 import { fileInfo, fileStream, readTextContent, type FileInfo } from '../../fs/info';
-import { listDirectoryJson } from '../../fs/listing';
+import { streamDirectoryJson } from '../../fs/listing-stream';
 import { baseName, parentPath } from '../../fs/paths';
 import type { PathGate, Target } from '../../fs/scope';
 import { rfc3339Nano } from '../../fs/stat-format';
@@ -36,8 +36,8 @@ interface Found {
 
 async function directoryResource(deps: ResourcesDeps, user: UserRecord, { gate, info, target }: Found): Promise<Readable> {
   const sniff = deps.config.typeDetectionByHeader ? 'unknown' : 'off';
-  const listing = await listDirectoryJson(gate, target, { modify: true, sniff, sorting: user.sorting });
-  return resourceJsonStream({ ...listing, sorting: { by: user.sorting.by, asc: user.sorting.asc }, ...info });
+  const listing = await streamDirectoryJson(gate, target, { modify: true, sniff, sorting: user.sorting });
+  return resourceJsonStream({ sorting: { by: user.sorting.by, asc: user.sorting.asc }, ...info }, listing);
 }
 
 async function fileResource(user: UserRecord, { gate, info, target }: Found): Promise<Resource> {

@@ -1,9 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Sorting } from '../state/schema';
 import { fsError } from './fs-error';
 import type { InfoOptions } from './info';
 import { isVisible, listContext, listDirectoryJson, lstatNow, readItem, STAT_CHUNK, withSubtitles, type ListContext } from './listing';
+import { joinPath } from './paths';
 import type { PathGate, Target } from './scope';
 import { byteOrder, sortNamed } from './sort';
 import { subtitleFinder, subtitleRelevant, type EntryKind } from './subtitles';
@@ -59,7 +59,7 @@ async function readEntries(ctx: ListContext): Promise<Entry[]> {
   for (const d of dirents.sort((a, b) => byteOrder(a.name, b.name))) {
     if (!isVisible(ctx, d.name)) continue;
     const typed = d.isDirectory() || d.isFile();
-    const isDir = typed ? d.isDirectory() : await followedIsDir(join(ctx.dir.real, d.name));
+    const isDir = typed ? d.isDirectory() : await followedIsDir(joinPath(ctx.dir.real, d.name));
     entries.push(new Entry(d.name, isDir, d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'other' : 'file'));
   }
   return entries;
@@ -86,7 +86,7 @@ export async function streamDirectoryJson(gate: PathGate, dir: Target, opts: Inf
     for (let i = 0; i < entries.length; i += STAT_CHUNK) {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       for (const { name } of entries.slice(i, i + STAT_CHUNK)) {
-        const item = await readItem(ctx, { name, own: lstatNow(join(dir.real, name)) });
+        const item = await readItem(ctx, { name, own: lstatNow(joinPath(dir.real, name)) });
         if (!item) continue;
         await withSubtitles(finder, item);
         if (item.isDir) counts.numDirs++;

@@ -1,7 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import { lstatSync } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Sorting } from '../state/schema';
 import { fsError } from './fs-error';
 import { isTempName } from './hidden';
@@ -91,7 +90,7 @@ export interface ListContext {
 export async function readItem(ctx: ListContext, entry: { name: string; own: BigIntStats | null }): Promise<Item | null> {
   const { name } = entry;
   const path = joinPath(ctx.dir.path, name);
-  const real = join(ctx.dir.real, name);
+  const real = joinPath(ctx.dir.real, name);
   const s = await entryStat(ctx.gate, real, entry.own);
   if (!s) return null;
   const info = await describe({ path, real }, s, { ...ctx.opts, listingItem: true });
@@ -112,7 +111,7 @@ export async function listContext(gate: PathGate, dir: Target, opts: InfoOptions
 
 /** Entries denied by rules or dotfiles, temporary names and the server's own files are left out. */
 export function isVisible(ctx: ListContext, name: string): boolean {
-  return !isTempName(name) && ctx.gate.allows(joinPath(ctx.dir.path, name)) && !ctx.gate.hides(join(ctx.dirReal, name));
+  return !isTempName(name) && ctx.gate.allows(joinPath(ctx.dir.path, name)) && !ctx.gate.hides(joinPath(ctx.dirReal, name));
 }
 
 /** The items of a gated directory as FileInfo objects (see listDirectoryJson). */
@@ -132,7 +131,7 @@ export async function listDirectoryJson(gate: PathGate, dir: Target, opts: InfoO
   const visible = names.filter((name) => isVisible(ctx, name));
   for (let i = 0; i < visible.length; i += STAT_CHUNK) {
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-    const chunk = visible.slice(i, i + STAT_CHUNK).map((name) => ({ name, own: lstatNow(join(dir.real, name)) }));
+    const chunk = visible.slice(i, i + STAT_CHUNK).map((name) => ({ name, own: lstatNow(joinPath(dir.real, name)) }));
     const read = await Promise.all(chunk.map((entry) => readItem(ctx, entry)));
     for (const item of read) if (item) items.push(item);
   }

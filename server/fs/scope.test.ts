@@ -173,6 +173,16 @@ describe('PathGate.resolve', () => {
     await expect(gate.resolve('/filemgr.json.bak')).resolves.toMatchObject({ path: '/filemgr.json.bak' });
   });
 
+  it('hides the database temporaries beside it only, by their full real path', async () => {
+    const hidden = await hiddenFilesOf({ databasePath: '/no/such/dir/filemgr.json', cacheDir: '' });
+    expect(hidden.hides('/no/such/dir/.filemgr.json.tmp-1234')).toBe(true);
+    expect(hidden.hides('/no/such/dir/.filemgr.json.tmp-')).toBe(true);
+    expect(hidden.hides('/no/such/dir/.filemgr.json.tmp-1234/inside')).toBe(false);
+    expect(hidden.hides('/no/such/dir/sub/.filemgr.json.tmp-1234')).toBe(false);
+    expect(hidden.hides('/no/such/.filemgr.json.tmp-1234')).toBe(false);
+    expect(hidden.hides('/no/such/dir/.filemgr.json.tm')).toBe(false);
+  });
+
   it('reports rules for the descendant walk only when some exist', async () => {
     const base = await world();
     expect((await gateOf(base)).hasRules).toBe(false);

@@ -64,6 +64,6 @@ function serveRequests<Request>(port: MessagePort, answer: (request: Request) =>
 if (parentPort) {
   const init = workerData as WorkerInit;
   if (init.format === 'zip') serveRequests(parentPort, deflateBatch);
-  else if (init.format === 'read') serveRequests(parentPort, (request: ReadRequest) => readFiles(request.files));
+  else if (init.format === 'read') serveRequests(parentPort, (request: ReadRequest) => readFiles(request.files, request.prepare));
   else serve(parentPort, init.format);
 }

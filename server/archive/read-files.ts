@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import type { FileStat, FileToRead, ReadOutcome, ReadReply } from './worker-protocol';
+import { packReply, type ReadContent } from './prepare-files';
+import type { FileStat, FileToRead, Preparation, ReadOutcome, ReadReply } from './worker-protocol';
 
 /** Files up to this size are read whole with their batch; larger ones are streamed when written. */
 export const SMALL_FILE = 256 * 1024;
@@ -45,21 +46,22 @@ function readOne(file: FileToRead, at: number): ReadOutcome {
 
 /**
  * Opens each file (open, fstat, read, close: most of the work of archiving small files) and
- * reads the small ones whole, one after another, into one fresh buffer the caller may own.
- * Runs in the reader worker, or on the main thread when no worker is wanted.
+ * reads the small ones whole, one after another, then packs their contents, prepared for the
+ * archive's format (see Preparation), into one fresh buffer the caller may own. Runs in the
+ * reader worker, or on the main thread when no worker is wanted.
  */
-export function readFiles(files: readonly FileToRead[]): ReadReply {
+export function readFiles(files: readonly FileToRead[], prepare: Preparation = 'raw'): ReadReply {
   let used = 0;
-  const outcomes = files.map((file): ReadOutcome => {
+  const reads = files.map((file): ReadContent => {
     try {
       const outcome = readOne(file, used);
-      if (outcome.status === 'data') used += outcome.length;
-      return outcome;
+      if (outcome.status !== 'data' || !arena) return { file, outcome, content: undefined };
+      const content = arena.subarray(used, used + outcome.length);
+      used += outcome.length;
+      return { file, outcome, content };
     } catch (err) {
-      return { status: 'failed', error: err instanceof Error ? err.message : String(err) };
+      return { file, outcome: { status: 'failed', error: err instanceof Error ? err.message : String(err) }, content: undefined };
     }
   });
-  const bytes = new Uint8Array(used);
-  if (arena && used > 0) bytes.set(arena.subarray(0, used));
-  return { kind: 'read', bytes, outcomes };
+  return packReply(reads, prepare);
 }

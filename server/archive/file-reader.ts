@@ -1,5 +1,6 @@
 import { BatchWorker } from './batch-worker';
 import { readFiles } from './read-files';
+import { decodeReply, type WireReply } from './read-reply';
 import type { FileStat, FileToRead, Preparation, ReadReply, ReadRequest, ZipBody } from './worker-protocol';
 
 // A batch of fewer files is read on the calling thread: an archive of a few files never waits
@@ -41,7 +42,7 @@ function resultsOf(reply: ReadReply): FileRead[] {
  * every batch is read on the calling thread. Answers come in request order.
  */
 export class SmallFileReader {
-  #worker: BatchWorker<ReadRequest, ReadReply> | undefined;
+  #worker: BatchWorker<ReadRequest, WireReply> | undefined;
 
   /** `prepare`: what each small file's content is turned into where it is read (default: nothing). */
   constructor(
@@ -53,7 +54,7 @@ export class SmallFileReader {
 
   async read(files: FileToRead[]): Promise<FileRead[]> {
     const worker = files.length < INLINE_FILES ? undefined : this.#worker;
-    const reply = worker ? await worker.request({ kind: 'read', files, prepare: this.prepare }, []) : readFiles(files, this.prepare);
+    const reply = worker ? decodeReply(await worker.request({ kind: 'read', files, prepare: this.prepare }, [])) : readFiles(files, this.prepare);
     return resultsOf(reply);
   }
 

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArchiveOutput } from './archive-output';
 import { SmallFileReader } from './file-reader';
 import { readFiles } from './read-files';
-import { padding, tarHeader } from './tar-header';
-import type { FileToRead } from './worker-protocol';
+import { decodeReply, encodeReply } from './read-reply';
+import { padding, tarHeader, tarHeaderLength, writeTarHeader } from './tar-header';
+import type { FileToRead, ReadOutcome } from './worker-protocol';
 import { defaultArchiveWorkerSource } from './worker-source';
 
 let dir: string;
@@ -108,5 +109,38 @@ describe('ArchiveOutput', () => {
     // The first chunk is the batch itself, not a copy of it.
     expect(chunks[0]?.buffer).toBe(batch.buffer);
     expect(output.offset).toBe(17);
+  });
+});
+
+describe('writeTarHeader', () => {
+  it('writes what tarHeader returns, ustar or pax, over whatever the buffer held, and tells its length', () => {
+    const mtime = new Date('2020-01-02T03:04:05Z');
+    for (const name of ['short.txt', `${'d/'.repeat(80)}long.txt`, 'naïve.txt', `${'x'.repeat(300)}`]) {
+      const entry = { name, isDir: false, size: 1234, mode: 0o640, mtime };
+      const expected = Buffer.concat(tarHeader(entry));
+      const out = Buffer.alloc(expected.length + 20, 0xff);
+      expect(writeTarHeader(entry, out, 10)).toBe(expected.length);
+      expect(tarHeaderLength(entry)).toBe(expected.length);
+      expect(out.subarray(10, 10 + expected.length).equals(expected)).toBe(true);
+      expect(out[9]).toBe(0xff);
+      expect(out[10 + expected.length]).toBe(0xff);
+    }
+  });
+});
+
+describe('a reader reply across threads', () => {
+  it('decodes to the outcomes it was encoded from, each kind and zip field included', () => {
+    const outcomes: ReadOutcome[] = [
+      { status: 'data', length: 1536, size: 1000, mode: 0o100644, mtimeMs: 1_600_000_000_123.5 },
+      { status: 'large', size: 9_000_000, mode: 0o100600, mtimeMs: 1 },
+      { status: 'failed', error: 'EACCES: permission denied' },
+      { status: 'skip' },
+      { status: 'data', length: 40, size: 100, mode: 0o100755, mtimeMs: 2, zip: { crc: 0xfedcba98, deflated: true } },
+      { status: 'data', length: 1, size: 1, mode: 0o100644, mtimeMs: 3, zip: { crc: 7, deflated: false } },
+      { status: 'failed', error: 'ENOENT' },
+    ];
+    const bytes = new Uint8Array([1, 2, 3]);
+    const decoded = decodeReply(encodeReply({ kind: 'read', bytes, outcomes }));
+    expect(decoded).toEqual({ kind: 'read', bytes, outcomes });
   });
 });

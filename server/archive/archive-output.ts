@@ -19,7 +19,11 @@ export class ArchiveOutput {
 
   add(part: Buffer): void {
     if (part.length === 0) return;
-    this.#parts.push(part);
+    const last = this.#parts.at(-1);
+    // Parts that follow each other in one buffer (a batch of prepared records) stay one view.
+    if (last && last.buffer === part.buffer && last.byteOffset + last.length === part.byteOffset) {
+      this.#parts[this.#parts.length - 1] = Buffer.from(last.buffer, last.byteOffset, last.length + part.length);
+    } else this.#parts.push(part);
     this.#pending += part.length;
     this.offset += part.length;
     if (this.#pending >= CHUNK_BYTES) this.flush();

@@ -6,6 +6,7 @@ import { deflateFiles } from './deflate-files';
 import { packFiles, unpackFiles } from './packed-files';
 import { createEncoder } from './encoders';
 import { readFiles } from './read-files';
+import { encodeReply } from './read-reply';
 import type { ChunkEncoder, DeflateReply, DeflateRequest, FromWorker, ReadRequest, ToWorker, WorkerFormat, WorkerInit } from './worker-protocol';
 
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -64,6 +65,6 @@ function serveRequests<Request>(port: MessagePort, answer: (request: Request) =>
 if (parentPort) {
   const init = workerData as WorkerInit;
   if (init.format === 'zip') serveRequests(parentPort, deflateBatch);
-  else if (init.format === 'read') serveRequests(parentPort, (request: ReadRequest) => readFiles(request.files));
+  else if (init.format === 'read') serveRequests(parentPort, (request: ReadRequest) => encodeReply(readFiles(request.files, request.prepare)));
   else serve(parentPort, init.format);
 }

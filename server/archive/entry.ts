@@ -13,8 +13,29 @@ export interface ArchiveEntry {
    * format the entry without any stream, and its size is this buffer's length.
    */
   data?: Buffer;
+  /**
+   * The entry already in the archive's format, made where the file was read (see
+   * worker-protocol.ts, Preparation): its size is then the content's length as read.
+   */
+  prepared?: PreparedEntry;
   /** Opens the file's content; called only for files without `data`, once, right before it is written. */
   open(): NodeJS.ReadableStream;
+}
+
+/**
+ * A small file prepared by the reader: its whole tar record (header, content, padding), or its
+ * zip body (deflated when that made it smaller) with the content's CRC-32.
+ */
+export type PreparedEntry = { format: 'tar'; record: Buffer } | { format: 'zip'; body: Buffer; crc: number; deflated: boolean };
+
+/** Thrown by a writer given an entry prepared for another format: the walk and the writer disagree. */
+export function foreignPreparation(name: string, format: string): Error {
+  return new Error(`entry ${name} was prepared for ${format}, not for this archive`);
+}
+
+/** Reported for an entry whose name could escape the target folder on extraction. */
+export function unsafeName(): Error {
+  return new Error('unsafe entry name (absolute or with a ".." segment)');
 }
 
 /**
@@ -45,7 +66,7 @@ function accepted(entries: readonly ArchiveEntry[], ctx: WriterContext): Accepte
   const out: AcceptedEntry[] = [];
   for (const entry of entries) {
     const name = safeEntryName(entry.name);
-    if (name === undefined) ctx.onSkip(entry.name, new Error('unsafe entry name (absolute or with a ".." segment)'));
+    if (name === undefined) ctx.onSkip(entry.name, unsafeName());
     else out.push({ entry, name });
   }
   return out;
@@ -69,7 +90,7 @@ function isBatch(item: EntryItem): item is readonly ArchiveEntry[] {
 }
 
 /** Permission bits of an entry, with a sane default when the source reported none. */
-export function permissions(entry: ArchiveEntry): number {
+export function permissions(entry: Pick<ArchiveEntry, 'mode' | 'isDir'>): number {
   const bits = entry.mode & 0o7777;
   if (bits !== 0) return bits;
   return entry.isDir ? 0o755 : 0o644;

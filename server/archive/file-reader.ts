@@ -1,6 +1,7 @@
 import { BatchWorker } from './batch-worker';
 import { readFiles } from './read-files';
-import type { FileStat, FileToRead, ReadReply, ReadRequest } from './worker-protocol';
+import { decodeReply, type WireReply } from './read-reply';
+import type { FileStat, FileToRead, Preparation, ReadReply, ReadRequest, ZipBody } from './worker-protocol';
 
 // A batch of fewer files is read on the calling thread: an archive of a few files never waits
 // for a worker to start.
@@ -8,7 +9,7 @@ const INLINE_FILES = 16;
 
 /** What became of a file given to the reader. */
 export type FileRead =
-  | { kind: 'data'; data: Buffer; stat: FileStat }
+  | { kind: 'data'; data: Buffer; stat: FileStat; zip?: ZipBody }
   | { kind: 'large'; stat: FileStat }
   | { kind: 'failed'; error: Error }
   | { kind: 'skip' };
@@ -20,7 +21,8 @@ function resultsOf(reply: ReadReply): FileRead[] {
       case 'data': {
         const data = Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset + offset, outcome.length);
         offset += outcome.length;
-        return { kind: 'data', data, stat: outcome };
+        const stat = { size: outcome.size, mode: outcome.mode, mtimeMs: outcome.mtimeMs };
+        return outcome.zip ? { kind: 'data', data, stat, zip: outcome.zip } : { kind: 'data', data, stat };
       }
       case 'large':
         return { kind: 'large', stat: outcome };
@@ -40,15 +42,19 @@ function resultsOf(reply: ReadReply): FileRead[] {
  * every batch is read on the calling thread. Answers come in request order.
  */
 export class SmallFileReader {
-  #worker: BatchWorker<ReadRequest, ReadReply> | undefined;
+  #worker: BatchWorker<ReadRequest, WireReply> | undefined;
 
-  constructor(source: (() => Promise<string>) | undefined) {
+  /** `prepare`: what each small file's content is turned into where it is read (default: nothing). */
+  constructor(
+    source: (() => Promise<string>) | undefined,
+    readonly prepare: Preparation = 'raw',
+  ) {
     if (source) this.#worker = new BatchWorker(source, { format: 'read' });
   }
 
   async read(files: FileToRead[]): Promise<FileRead[]> {
     const worker = files.length < INLINE_FILES ? undefined : this.#worker;
-    const reply = worker ? await worker.request({ kind: 'read', files }, []) : readFiles(files);
+    const reply = worker ? decodeReply(await worker.request({ kind: 'read', files, prepare: this.prepare }, [])) : readFiles(files, this.prepare);
     return resultsOf(reply);
   }
 

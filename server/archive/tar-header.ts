@@ -67,21 +67,35 @@ function truncatedName(full: string, limit: number): string {
   return bytes.subarray(0, end).toString('utf8');
 }
 
-function block(fields: { name: UstarName; type: string; size: number; mode: number; mtime: number }): Buffer {
-  const out = Buffer.alloc(BLOCK);
-  out.write(fields.name.name, 0, NAME_BYTES, 'utf8');
-  writeOctal(out, fields.mode, { offset: 100, length: 8 });
-  writeOctal(out, 0, { offset: 108, length: 8 });
-  writeOctal(out, 0, { offset: 116, length: 8 });
-  writeOctal(out, fields.size, { offset: 124, length: 12 });
-  writeOctal(out, fields.mtime, { offset: 136, length: 12 });
-  out.write(fields.type, 156, 1, 'latin1');
-  out.write('ustar\u000000', 257, 8, 'latin1');
-  out.write(fields.name.prefix, 345, PREFIX_BYTES, 'utf8');
+interface BlockFields {
+  name: UstarName;
+  type: string;
+  size: number;
+  mode: number;
+  mtime: number;
+}
+
+/** Writes one header block at `at` of `out` (any earlier content of those 512 bytes is cleared). */
+function writeBlock(out: Buffer, at: number, fields: BlockFields): void {
+  out.fill(0, at, at + BLOCK);
+  out.write(fields.name.name, at, NAME_BYTES, 'utf8');
+  writeOctal(out, fields.mode, { offset: at + 100, length: 8 });
+  writeOctal(out, 0, { offset: at + 108, length: 8 });
+  writeOctal(out, 0, { offset: at + 116, length: 8 });
+  writeOctal(out, fields.size, { offset: at + 124, length: 12 });
+  writeOctal(out, fields.mtime, { offset: at + 136, length: 12 });
+  out.write(fields.type, at + 156, 1, 'latin1');
+  out.write('ustar\u000000', at + 257, 8, 'latin1');
+  out.write(fields.name.prefix, at + 345, PREFIX_BYTES, 'utf8');
   // The checksum is the byte sum with its own field read as eight spaces.
   let sum = 8 * 0x20;
-  for (let i = 0; i < BLOCK; i++) sum += out[i] ?? 0;
-  out.write(`${sum.toString(8).padStart(6, '0')}\u0000 `, 148, 8, 'latin1');
+  for (let i = at; i < at + BLOCK; i++) sum += out[i] ?? 0;
+  out.write(`${sum.toString(8).padStart(6, '0')}\u0000 `, at + 148, 8, 'latin1');
+}
+
+function block(fields: BlockFields): Buffer {
+  const out = Buffer.alloc(BLOCK);
+  writeBlock(out, 0, fields);
   return out;
 }
 
@@ -100,16 +114,43 @@ function paxHeader(records: string, fields: { mode: number; mtime: number }): Bu
   return [head, data, padding(data.length)];
 }
 
-/** The header blocks of an entry: one ustar block, preceded by a pax header when needed. */
-export function tarHeader(entry: TarHeaderFields): Buffer[] {
+/** An entry's block fields and ustar name, or undefined in `name` when it needs a pax header. */
+function headerFields(entry: TarHeaderFields): { fields: Omit<BlockFields, 'name'>; full: string; name: UstarName | undefined; bigSize: boolean } {
   const full = entry.isDir ? `${entry.name}/` : entry.name;
   const mtime = Math.min(Math.max(0, Math.floor(entry.mtime.getTime() / 1000)), MAX_OCTAL_11);
-  const ustar = isAscii(full) ? ustarName(full) : undefined;
   const bigSize = entry.size > MAX_OCTAL_11;
   const fields = { type: entry.isDir ? '5' : '0', size: bigSize ? 0 : entry.size, mode: entry.mode, mtime };
+  return { fields, full, name: isAscii(full) ? ustarName(full) : undefined, bigSize };
+}
+
+/** The header blocks of an entry: one ustar block, preceded by a pax header when needed. */
+export function tarHeader(entry: TarHeaderFields): Buffer[] {
+  const { fields, full, name: ustar, bigSize } = headerFields(entry);
   if (ustar && !bigSize) return [block({ ...fields, name: ustar })];
   let records = ustar ? '' : paxRecord('path', full);
   if (bigSize) records += paxRecord('size', String(entry.size));
   const fallback = ustar ?? { name: truncatedName(full, NAME_BYTES), prefix: '' };
   return [...paxHeader(records, fields), block({ ...fields, name: fallback })];
+}
+
+/**
+ * Writes an entry's header (what tarHeader returns) at `at` of `out`, which must have room for
+ * it; returns its length. The common case, one ustar block, is written in place.
+ */
+export function writeTarHeader(entry: TarHeaderFields, out: Buffer, at: number): number {
+  const { fields, name, bigSize } = headerFields(entry);
+  if (name && !bigSize) {
+    writeBlock(out, at, { ...fields, name });
+    return BLOCK;
+  }
+  let length = 0;
+  for (const part of tarHeader(entry)) length += part.copy(out, at + length);
+  return length;
+}
+
+/** The length of an entry's header; for a small file it does not depend on its size. */
+export function tarHeaderLength(entry: TarHeaderFields): number {
+  const { name, bigSize } = headerFields(entry);
+  if (name && !bigSize) return BLOCK;
+  return tarHeader(entry).reduce((sum, part) => sum + part.length, 0);
 }

@@ -3,6 +3,7 @@ import { runWriter, type ArchiveOutput } from './archive-output';
 import { openWhenRoom } from './entry-body';
 import {
   acceptedBatches,
+  foreignPreparation,
   permissions,
   type AcceptedEntry,
   type EntryItem,
@@ -26,7 +27,8 @@ async function fillTar(output: ArchiveOutput, items: AsyncIterable<EntryItem>, c
   for await (const batch of acceptedBatches(items, ctx)) {
     for (const accepted of batch) {
       if (ctx.signal.aborted) return;
-      if (accepted.entry.isDir || accepted.entry.data) addBuffered(output, accepted);
+      if (accepted.entry.prepared) addPrepared(output, accepted);
+      else if (accepted.entry.isDir || accepted.entry.data) addBuffered(output, accepted);
       else await addStreamed(output, accepted, ctx);
     }
     await output.room(ctx.signal);
@@ -35,6 +37,12 @@ async function fillTar(output: ArchiveOutput, items: AsyncIterable<EntryItem>, c
 
 function headerOf({ entry, name }: AcceptedEntry, size: number): Buffer[] {
   return tarHeader({ name, isDir: entry.isDir, size, mode: permissions(entry), mtime: entry.mtime });
+}
+
+/** A small file whose whole record the reader made: its bytes go out as they are. */
+function addPrepared(output: ArchiveOutput, { entry, name }: AcceptedEntry): void {
+  if (entry.prepared?.format !== 'tar') throw foreignPreparation(name, entry.prepared?.format ?? 'nothing');
+  output.add(entry.prepared.record);
 }
 
 function addBuffered(output: ArchiveOutput, accepted: AcceptedEntry): void {

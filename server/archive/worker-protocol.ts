@@ -53,12 +53,22 @@ export type DeflateReply = ({ kind: 'deflated'; crcs: number[] } & PackedFiles) 
 export interface FileToRead {
   path: string;
   follow: boolean;
+  /** The entry's (safe) name in the archive: the tar header of a prepared file carries it. */
+  name?: string;
 }
+
+/**
+ * What the reader makes of a small file's content besides reading it: nothing (`raw`), its
+ * whole tar record (header, content, padding), or its zip body (CRC-32, deflated when that
+ * made it smaller). Prepared where it is read, the content needs no further copy or message.
+ */
+export type Preparation = 'raw' | 'tar' | 'zip';
 
 /** Main thread to a reader worker: files to read. */
 export interface ReadRequest {
   kind: 'read';
   files: FileToRead[];
+  prepare: Preparation;
 }
 
 /** What fstat said of a file that was opened. */
@@ -68,13 +78,20 @@ export interface FileStat {
   mtimeMs: number;
 }
 
+/** A zip body made by the reader: the content's CRC-32, and whether the stored bytes are deflated. */
+export interface ZipBody {
+  crc: number;
+  deflated: boolean;
+}
+
 /**
- * What the reader found for one file: its content (`length` bytes of the reply's buffer, in
- * request order), or that it is too large to read now (`large`: stream it when it is written),
- * could not be opened or read (`failed`), or is not a regular file (`skip`).
+ * What the reader found for one file: its content as prepared (`length` bytes of the reply's
+ * buffer, in request order; a prepared file's `size` is the content's length as read), or that
+ * it is too large to read now (`large`: stream it when it is written), could not be opened or
+ * read (`failed`), or is not a regular file (`skip`).
  */
 export type ReadOutcome =
-  | ({ status: 'data'; length: number } & FileStat)
+  | ({ status: 'data'; length: number; zip?: ZipBody } & FileStat)
   | ({ status: 'large' } & FileStat)
   | { status: 'failed'; error: string }
   | { status: 'skip' };

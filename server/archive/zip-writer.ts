@@ -4,7 +4,7 @@ import { crc32, createDeflateRaw } from 'node:zlib';
 import { runWriter, type ArchiveOutput } from './archive-output';
 import { ZIP_LEVEL, type DeflatedFile } from './deflate-files';
 import { openWhenRoom, type FileBody } from './entry-body';
-import { acceptedBatches, permissions, type AcceptedEntry, type ArchiveEntry, type EntryItem, type WriterContext } from './entry';
+import { acceptedBatches, foreignPreparation, permissions, type AcceptedEntry, type ArchiveEntry, type EntryItem, type WriterContext } from './entry';
 import { centralRecord, dataDescriptor, DEFLATED, endRecords, localHeader, STORED, type ZipEntryRecord } from './zip-records';
 import { SmallFileDeflater } from './zip-deflater';
 
@@ -82,15 +82,17 @@ async function fillZip(zip: Zip, items: AsyncIterable<EntryItem>, ctx: WriterCon
   for await (const batch of acceptedBatches(items, ctx)) {
     let buffered: AcceptedEntry[] = [];
     for (const accepted of batch) {
-      if (accepted.entry.isDir || accepted.entry.data) {
+      if (!accepted.entry.prepared && (accepted.entry.isDir || accepted.entry.data)) {
         buffered.push(accepted);
         continue;
       }
+      // Entries before this one are written first: the zip keeps the order of its entries.
       submit(zip, queue, buffered);
       buffered = [];
       while (queue.length > 0) await writeGroup(zip, queue.shift() as Group);
       if (ctx.signal.aborted) return;
-      await addStreamed(zip, accepted, ctx);
+      if (accepted.entry.prepared) writePrepared(zip, accepted);
+      else await addStreamed(zip, accepted, ctx);
     }
     submit(zip, queue, buffered);
     while (queue.length > GROUPS_IN_FLIGHT) await writeGroup(zip, queue.shift() as Group);
@@ -141,6 +143,17 @@ async function writeGroup(zip: Zip, group: Group): Promise<void> {
     zip.output.add(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
     zip.central.add(centralRecord(record));
   });
+}
+
+/** A small file the reader read and deflated: its sizes and CRC go in the local header. */
+function writePrepared(zip: Zip, accepted: AcceptedEntry): void {
+  const { prepared, size } = accepted.entry;
+  if (prepared?.format !== 'zip') throw foreignPreparation(accepted.name, prepared?.format ?? 'nothing');
+  const sums = { method: prepared.deflated ? DEFLATED : STORED, crc: prepared.crc, compressedSize: prepared.body.length, size } as const;
+  const record: ZipEntryRecord = { ...recordOf(accepted, zip.output.offset), ...sums };
+  zip.output.add(localHeader(record));
+  zip.output.add(prepared.body);
+  zip.central.add(centralRecord(record));
 }
 
 /** A file read while it is written: deflated on the libuv pool, sizes and CRC in a data descriptor. */

@@ -2,6 +2,7 @@ import { lstatSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
 import type { ArchiveEntry } from '../../archive/archive';
 import { SmallFileReader } from '../../archive/file-reader';
+import type { Preparation } from '../../archive/worker-protocol';
 import { joinPath } from '../../fs/paths';
 import type { PathGate } from '../../fs/scope';
 import { EntryBatches } from './entry-batches';
@@ -44,6 +45,8 @@ export interface ArchiveWalk {
    * reading is the work); undefined to read them on the main thread.
    */
   readerSource: (() => Promise<string>) | undefined;
+  /** What small files are turned into where they are read: tar records, zip bodies, or nothing. */
+  prepare?: Preparation;
 }
 
 /** A directory of the walk, or anything whose type is known from a stat. */
@@ -146,7 +149,7 @@ async function* directory(state: WalkState, dir: Member): AsyncGenerator<Archive
 
 /** Streams the archive members of the selected roots, in order and in batches, until `walk.signal` aborts. */
 export async function* archiveEntries(roots: readonly ArchiveRoot[], walk: ArchiveWalk): AsyncGenerator<ArchiveEntry[]> {
-  const reader = new SmallFileReader(walk.readerSource);
+  const reader = new SmallFileReader(walk.readerSource, walk.prepare);
   const state: WalkState = { walk, ancestors: new Set(), batches: new EntryBatches(reader, walk.onSkip) };
   try {
     for (const root of roots) {

@@ -1,9 +1,15 @@
 import type { ArchiveEntry } from '../../archive/archive';
+import { unsafeName } from '../../archive/entry';
 import type { FileRead, SmallFileReader } from '../../archive/file-reader';
-import type { FileStat, FileToRead } from '../../archive/worker-protocol';
+import { safeEntryName } from '../../archive/formats';
+import type { FileStat, FileToRead, Preparation } from '../../archive/worker-protocol';
 import { openLarge } from './large-file';
 
-const BATCH_ENTRIES = 256;
+// Each batch's contents arrive as one buffer. A buffer still queued or being written when the
+// young generation is collected is promoted, and then lives until a full collection: 256 entries
+// (about 1 MiB here) piled up tens of MiB of such dead buffers during a big archive; 64 keep the
+// peak RSS of a 20,000-file tar and zip about 60 MiB lower at the same speed.
+const BATCH_ENTRIES = 64;
 // Batches being read while the writer formats earlier ones: enough to keep the reader busy,
 // few enough that memory stays at a few MiB.
 const READS_AHEAD = 2;
@@ -19,8 +25,18 @@ export interface FileMember {
 
 type Slot = { entry: ArchiveEntry } | { member: FileMember };
 
-function fileEntry(member: FileMember, stat: FileStat, data?: Buffer): ArchiveEntry {
-  const entry: ArchiveEntry = {
+type DataRead = Extract<FileRead, { kind: 'data' }>;
+
+/** A read file's entry: its content as is, or prepared for the archive's format. */
+function withContent(entry: ArchiveEntry, read: DataRead, prepare: Preparation): ArchiveEntry {
+  if (prepare === 'tar') entry.prepared = { format: 'tar', record: read.data };
+  else if (prepare === 'zip' && read.zip) entry.prepared = { format: 'zip', body: read.data, ...read.zip };
+  else entry.data = read.data;
+  return entry;
+}
+
+function fileEntry(member: FileMember, stat: FileStat): ArchiveEntry {
+  return {
     name: member.name,
     isDir: false,
     size: stat.size,
@@ -28,8 +44,6 @@ function fileEntry(member: FileMember, stat: FileStat, data?: Buffer): ArchiveEn
     mtime: new Date(stat.mtimeMs),
     open: () => openLarge(member.file),
   };
-  if (data) entry.data = data;
-  return entry;
 }
 
 /**
@@ -51,9 +65,14 @@ export class EntryBatches {
     this.#slots.push({ entry });
   }
 
-  /** A file: opened and described, and read when small, before its batch is handed over. */
+  /**
+   * A file: opened and described, and read when small, before its batch is handed over. Its name
+   * is checked here, as the writers check every name, since a prepared tar record carries it.
+   */
   addFile(member: FileMember): void {
-    this.#slots.push({ member });
+    const name = safeEntryName(member.name);
+    if (name === undefined) this.onSkip(member.name, unsafeName());
+    else this.#slots.push({ member: { ...member, name, file: { ...member.file, name } } });
   }
 
   get full(): boolean {
@@ -86,7 +105,7 @@ export class EntryBatches {
         continue;
       }
       const result = results[next++] ?? { kind: 'failed', error: new Error('not read') };
-      if (result.kind === 'data') entries.push(fileEntry(slot.member, result.stat, result.data));
+      if (result.kind === 'data') entries.push(withContent(fileEntry(slot.member, result.stat), result, this.reader.prepare));
       else if (result.kind === 'large') entries.push(fileEntry(slot.member, result.stat));
       else if (result.kind === 'failed') this.onSkip(slot.member.path, result.error);
     }

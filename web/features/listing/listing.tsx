@@ -1,6 +1,6 @@
 import { useWindowVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useRef, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { itemsAtom } from '../../state/listing';
 import { ListingRow } from './listing-row';
@@ -10,13 +10,28 @@ import { viewModeAtom, type ViewMode } from './state';
 import { useDragMove } from './use-drag-move';
 import { useElementWidth } from './use-element-width';
 import { useListingKeys } from './use-listing-keys';
-import { useOffsetTop } from './use-offset-top';
 import { useRowContext, useStableHandlers } from './use-row-context';
 import { useSelection } from './use-selection';
 import { useShownCount } from './use-shown-count';
 
 const ROW_HEIGHT: Record<ViewMode, number> = { list: 52, mosaic: 76, 'mosaic gallery': 236 };
 const HEADING_HEIGHT = 40;
+
+/** Where the list starts in the page, for the window virtualizer's scroll margin. */
+function useOffsetTop(ref: RefObject<HTMLElement | null>): number {
+  const [top, setTop] = useState(0);
+  // Measured after every render: a banner above the list may come and go. An equal value
+  // does not render again. Whole pixels: the virtualizer derives a measurement per row (100,000
+  // of them) from it, and a fraction would make V8 store their numbers as boxed doubles.
+  // (Measured from a ResizeObserver instead, the two renders of a scroll step often fell into one
+  // frame: less work in all, but longer frames.)
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (element) setTop(Math.round(element.getBoundingClientRect().top + window.scrollY));
+  });
+  return top;
+}
 
 /**
  * The rows of the folder on screen for the current view and width: `all` of them, and the first

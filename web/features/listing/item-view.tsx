@@ -1,15 +1,10 @@
-import { useAtomValue } from 'jotai';
 import { memo, useState, type DragEvent, type MouseEvent } from 'react';
 import { apiUrl } from '../../api/http';
 import { DateTime } from '../../components/date-time';
 import { Icon } from '../../components/icon';
-import { currentLang } from '../../i18n';
 import { formatSize } from '../../lib/format';
 import { apiPaths, withQuery } from '../../paths';
-import { nowAtom } from '../../state/clock';
-import { configAtom } from '../../state/config';
 import { itemPath, type Item } from '../../state/listing';
-import { userAtom } from '../../state/session';
 import type { ViewMode } from './state';
 
 export interface ItemHandlers {
@@ -22,11 +17,24 @@ export interface ItemHandlers {
   onDrop: (index: number, event: DragEvent) => void;
 }
 
+/**
+ * What every item is shown with, read once by the listing: an item subscribes to no store, so
+ * mounting the rows that scroll into view costs no subscriptions.
+ */
+export interface ItemDisplay {
+  view: ViewMode;
+  /** The profile's "Show exact dates". */
+  exact: boolean;
+  nowMs: number;
+  lang: string;
+  thumbs: boolean;
+}
+
 interface ItemViewProps {
   item: Item;
   index: number;
   total: number;
-  view: ViewMode;
+  display: ItemDisplay;
   selected: boolean;
   focused: boolean;
   dimmed: boolean;
@@ -35,16 +43,15 @@ interface ItemViewProps {
   handlers: ItemHandlers;
 }
 
-function Thumb({ item, view }: { item: Item; view: ViewMode }) {
-  const config = useAtomValue(configAtom);
+function Thumb({ item, display }: { item: Item; display: ItemDisplay }) {
   // An image the server cannot decode (415) shows the plain icon instead of a broken picture.
   const [failed, setFailed] = useState(false);
-  if (config.EnableThumbs && item.type === 'image' && !failed) {
+  if (display.thumbs && item.type === 'image' && !failed) {
     const src = apiUrl(withQuery(apiPaths.thumb(item.path), { key: item.modified }));
     // Only rendered rows exist, so only visible items ask for their thumbnail.
     return <img className="entry-thumb" src={src} alt="" loading="lazy" decoding="async" draggable={false} onError={() => setFailed(true)} />;
   }
-  return <Icon name={item.isDir ? 'folder' : 'file'} className={`entry-icon${item.isDir ? ' folder' : ''}${view === 'mosaic gallery' ? ' large' : ''}`} />;
+  return <Icon name={item.isDir ? 'folder' : 'file'} className={`entry-icon${item.isDir ? ' folder' : ''}${display.view === 'mosaic gallery' ? ' large' : ''}`} />;
 }
 
 function classes(props: ItemViewProps): string {
@@ -53,10 +60,7 @@ function classes(props: ItemViewProps): string {
 
 /** One item of the listing: an `option` named exactly by the item's name (ui.md). */
 export const ItemView = memo(function ItemView(props: ItemViewProps) {
-  const { item, index, handlers } = props;
-  const exact = useAtomValue(userAtom)?.dateFormat ?? false;
-  const now = useAtomValue(nowAtom);
-  const lang = currentLang();
+  const { item, index, handlers, display } = props;
   return (
     <div
       role="option"
@@ -79,12 +83,12 @@ export const ItemView = memo(function ItemView(props: ItemViewProps) {
       onDragLeave={() => handlers.onDragLeave(index)}
       onDrop={(e) => handlers.onDrop(index, e)}
     >
-      <span className="entry-media"><Thumb item={item} view={props.view} /></span>
+      <span className="entry-media"><Thumb item={item} display={display} /></span>
       {/* <bdi>: a name keeps its own direction while the cell follows the page's. */}
       <span className="entry-name"><bdi>{item.name}</bdi></span>
       {/* Size and date are the option's description: ui.md makes its name exactly the item's name. */}
-      <span className="entry-size" id={`item-${index}-size`}>{item.isDir ? '—' : formatSize(item.size, lang)}</span>
-      <DateTime className="entry-modified" id={`item-${index}-modified`} iso={item.modified} exact={exact} nowMs={now} lang={lang} />
+      <span className="entry-size" id={`item-${index}-size`}>{item.isDir ? '—' : formatSize(item.size, display.lang)}</span>
+      <DateTime className="entry-modified" id={`item-${index}-modified`} iso={item.modified} exact={display.exact} nowMs={display.nowMs} lang={display.lang} />
     </div>
   );
 });

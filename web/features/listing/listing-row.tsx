@@ -1,9 +1,7 @@
-import { useAtomValue } from 'jotai';
-import { useTranslation } from 'react-i18next';
-import { itemsAtom, selectedAtom } from '../../state/listing';
-import { ItemView, type ItemHandlers } from './item-view';
-import type { Row } from './rows';
-import { focusIndexAtom, viewModeAtom } from './state';
+import { memo } from 'react';
+import type { Item } from '../../state/listing';
+import { ItemView, type ItemDisplay, type ItemHandlers } from './item-view';
+import type { Group, Row } from './rows';
 
 export interface RowPlacement {
   /** Pixels from the top of the list. */
@@ -18,32 +16,58 @@ export interface DragState {
   canMove: boolean;
 }
 
+/**
+ * What every row is drawn from, read once by the listing and the same object until one of its
+ * parts changes: rows subscribe to nothing themselves.
+ */
+export interface RowContext {
+  items: readonly Item[];
+  selected: ReadonlySet<string>;
+  focusIndex: number;
+  drag: DragState;
+  handlers: ItemHandlers;
+  display: ItemDisplay;
+  /** The group headings' text. */
+  headings: Record<Group, string>;
+}
+
 interface ListingRowProps {
   row: Row;
   place: RowPlacement;
-  drag: DragState;
-  handlers: ItemHandlers;
+  context: RowContext;
 }
 
-/** One virtual row: a group heading (hidden from screen readers: the group has the name) or items. */
-export function ListingRow({ row, place, drag, handlers }: ListingRowProps) {
-  const { t } = useTranslation();
-  const items = useAtomValue(itemsAtom);
-  const selected = useAtomValue(selectedAtom);
-  const focusIndex = useAtomValue(focusIndexAtom);
-  const view = useAtomValue(viewModeAtom);
-  const style = { transform: `translateY(${place.top}px)`, blockSize: place.height, gridTemplateColumns: `repeat(${place.columns}, minmax(0, 1fr))` };
-  if (row.kind === 'heading') return <div className="entry-heading" aria-hidden="true" style={style}>{t(`listing.${row.group}`)}</div>;
-  return (
-    <div className="entry-row" style={style}>
-      {items.slice(row.start, row.end).map((item, i) => {
-        const index = row.start + i;
-        return (
-          <ItemView key={item.name} item={item} index={index} total={items.length} view={view} selected={selected.has(item.name)}
-            focused={index === focusIndex} dimmed={drag.dragged?.has(item.name) ?? false} target={drag.target === index}
-            draggable={drag.canMove} handlers={handlers} />
-        );
-      })}
-    </div>
-  );
+function sameRow(a: Row, b: Row): boolean {
+  if (a.kind === 'heading' || b.kind === 'heading') return a.kind === b.kind && a.group === b.group;
+  return a.group === b.group && a.start === b.start && a.end === b.end;
 }
+
+function sameProps(a: ListingRowProps, b: ListingRowProps): boolean {
+  const [p, q] = [a.place, b.place];
+  return a.context === b.context && sameRow(a.row, b.row) && p.top === q.top && p.height === q.height && p.columns === q.columns;
+}
+
+/**
+ * One virtual row: a group heading (hidden from screen readers: the group has the name) or items.
+ * Compared by value: a row that stays on screen while the list scrolls is not rendered again.
+ */
+export const ListingRow = memo(function ListingRow({ row, place, context }: ListingRowProps) {
+  const style = { transform: `translateY(${place.top}px)`, blockSize: place.height, gridTemplateColumns: `repeat(${place.columns}, minmax(0, 1fr))` };
+  if (row.kind === 'heading') return <div className="entry-heading" aria-hidden="true" style={style}>{context.headings[row.group]}</div>;
+  const { items, selected, focusIndex, drag, handlers, display } = context;
+  // Only a selection (or a drag) looks names up: V8 interns a string it hashes, for good, and
+  // every major GC walks the interned strings, so rows scrolled past with no selection must not
+  // hash their names (100,000 interned names made each GC pause four times longer).
+  const anySelected = selected.size > 0;
+  const cells = [];
+  for (let index = row.start; index < row.end; index++) {
+    const item = items[index];
+    if (!item) continue;
+    cells.push(
+      <ItemView key={item.name} item={item} index={index} total={items.length} display={display} selected={anySelected && selected.has(item.name)}
+        focused={index === focusIndex} dimmed={drag.dragged?.has(item.name) ?? false} target={drag.target === index}
+        draggable={drag.canMove} handlers={handlers} />,
+    );
+  }
+  return <div className="entry-row" style={style}>{cells}</div>;
+}, sameProps);

@@ -1,9 +1,8 @@
 import { useWindowVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useAtomValue } from 'jotai';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { itemsAtom } from '../../state/listing';
-import type { ItemHandlers } from './item-view';
 import { ListingRow } from './listing-row';
 import { columnsFor, heightOf, layoutRows, type Group, type Row } from './rows';
 import { SortBar } from './sort-bar';
@@ -11,6 +10,7 @@ import { viewModeAtom, type ViewMode } from './state';
 import { useDragMove } from './use-drag-move';
 import { useElementWidth } from './use-element-width';
 import { useListingKeys } from './use-listing-keys';
+import { useRowContext, useStableHandlers } from './use-row-context';
 import { useSelection } from './use-selection';
 import { useShownCount } from './use-shown-count';
 
@@ -21,33 +21,16 @@ const HEADING_HEIGHT = 40;
 function useOffsetTop(ref: RefObject<HTMLElement | null>): number {
   const [top, setTop] = useState(0);
   // Measured after every render: a banner above the list may come and go. An equal value
-  // does not render again.
+  // does not render again. Whole pixels: the virtualizer derives a measurement per row (100,000
+  // of them) from it, and a fraction would make V8 store their numbers as boxed doubles.
+  // (Measured from a ResizeObserver instead, the two renders of a scroll step often fell into one
+  // frame: less work in all, but longer frames.)
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useLayoutEffect(() => {
     const element = ref.current;
-    if (element) setTop(element.getBoundingClientRect().top + window.scrollY);
+    if (element) setTop(Math.round(element.getBoundingClientRect().top + window.scrollY));
   });
   return top;
-}
-
-/**
- * Item event handlers that never change identity, calling the latest selection and drag logic:
- * an item re-renders only when its own state changes, not on every scroll step of the list.
- */
-function useStableHandlers(selection: ReturnType<typeof useSelection>, drag: ReturnType<typeof useDragMove>['handlers']): ItemHandlers {
-  const latest = useRef({ selection, drag });
-  useLayoutEffect(() => {
-    latest.current = { selection, drag };
-  });
-  return useMemo<ItemHandlers>(() => ({
-    onClick: (index: number, e: MouseEvent) => latest.current.selection.click(index, e),
-    onDoubleClick: (index: number) => latest.current.selection.doubleClick(index),
-    onDragStart: (index, e) => latest.current.drag.onDragStart(index, e),
-    onDragEnd: () => latest.current.drag.onDragEnd(),
-    onDragOver: (index, e) => latest.current.drag.onDragOver(index, e),
-    onDragLeave: (index) => latest.current.drag.onDragLeave(index),
-    onDrop: (index, e) => latest.current.drag.onDrop(index, e),
-  }), []);
 }
 
 /**
@@ -63,7 +46,7 @@ function useRows(listRef: RefObject<HTMLElement | null>) {
   const counts = useMemo(() => ({ dirs, files: items.length - dirs }), [dirs, items.length]);
   const all = useMemo(() => layoutRows(counts, columns, counts.dirs + counts.files), [counts, columns]);
   const layout = useMemo(() => layoutRows(counts, columns, shown), [counts, columns, shown]);
-  return { all, layout, columns, showUpTo, dirs, total: items.length, rowHeight: ROW_HEIGHT[view], view };
+  return { items, all, layout, columns, showUpTo, dirs, total: items.length, rowHeight: ROW_HEIGHT[view], view };
 }
 
 /**
@@ -73,7 +56,7 @@ function useRows(listRef: RefObject<HTMLElement | null>) {
 export function Listing() {
   const { t } = useTranslation();
   const listRef = useRef<HTMLDivElement>(null);
-  const { all, layout, columns, showUpTo, dirs, total, rowHeight, view } = useRows(listRef);
+  const { items, all, layout, columns, showUpTo, dirs, total, rowHeight, view } = useRows(listRef);
   const scrollMargin = useOffsetTop(listRef);
   // Sized for every row once, not for the rows shown: a count that grows by 50 items would make
   // the virtualizer lay out all rows again each time (O(n) a step, long frames at 100,000).
@@ -89,9 +72,9 @@ export function Listing() {
   const selection = useSelection();
   const drag = useDragMove();
   const onKeyDown = useListingKeys({ layout, columns, virtualizer, listRef, showUpTo, selection });
-  const handlers = useStableHandlers(selection, drag.handlers);
+  const context = useRowContext(items, drag, useStableHandlers(selection, drag.handlers));
   const row = (v: VirtualItem) => (
-    <ListingRow key={String(v.key)} row={layout.rowAt(v.index) as Row} place={{ top: v.start - scrollMargin, height: v.size, columns }} drag={drag} handlers={handlers} />
+    <ListingRow key={String(v.key)} row={layout.rowAt(v.index) as Row} place={{ top: v.start - scrollMargin, height: v.size, columns }} context={context} />
   );
   const virtualRows = virtualizer.getVirtualItems().filter((v) => v.index < layout.count);
   const inGroup = (group: Group) => virtualRows.filter((v) => {

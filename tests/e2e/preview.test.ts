@@ -265,11 +265,15 @@ describe('the preview page', () => {
     const saved = join(server.sandbox.dir, 'j-data.bin');
     await download.saveAs(saved);
     expect(readFileSync(saved).equals(readFileSync(disk('gallery/j-data.bin')))).toBe(true);
-    // A new tab asks for the inline file (a binary one then downloads there).
-    const opened = browser.context.waitForEvent('request', (r) => r.url().includes('/api/raw/gallery/j-data.bin?inline=true'));
+    // A new tab asks for the inline file (a binary one then downloads there). The popup and its
+    // navigation request are awaited as events: a popup's first request can come before its
+    // frame exists, so the request cannot tell its page.
+    const popup = page.waitForEvent('popup');
+    const requested = browser.context.waitForEvent('request', (r) => r.url().includes('/api/raw/gallery/j-data.bin?inline=true'));
     await card.getByRole('button', { name: 'Open file', exact: true }).click();
-    const tab = (await opened).frame().page();
+    const [tab, request] = await Promise.all([popup, requested]);
     expect(tab).not.toBe(page);
+    expect(request.isNavigationRequest()).toBe(true);
     await tab.close();
   });
 

@@ -12,13 +12,13 @@ const run = promisify(execFile);
 
 /**
  * The V8 flags the executable starts with (sea-config execArgv); the warm-up must use the same.
- * A 1 MB young generation: on this 2-core machine, with 8 MB, a 1 GiB tus upload ran 46-73 full
- * collections (1.0-1.4 s of GC threads' CPU) and reached 250-300 MB/s; with 1 MB, one full
- * collection and 400-425 MB/s. Idle RSS falls by 7 MB, tar of 20,000 files is faster, and three
- * GETs of a 100,000-entry folder in a row peak at 214 MiB (8 MB and a 1.5x old-generation growth
- * factor: 195 MiB, but slower uploads).
+ * A 1 MB young generation: with 8 MB, a 1 GiB tus upload ran 46-73 full collections (1.0-1.4 s
+ * of GC threads' CPU), with 1 MB one; idle RSS falls by 7 MB. With a 1 MB young generation more
+ * short-lived objects reach the old one, which V8 let grow to up to 4x its live size: one GET of
+ * a 100,000-entry folder peaked at 197-276 MiB. Growing it by at most 2x holds that at 163-182
+ * MiB (1.5x: 152-155 MiB, but uploads slowed by the extra full collections).
  */
-export const SEA_EXEC_ARGV: readonly string[] = ['--max-semi-space-size=1'];
+export const SEA_EXEC_ARGV: readonly string[] = ['--max-semi-space-size=1', '--heap-growing-percent=100'];
 
 /** dist/sea-main.cjs: the executable's main script (build/sea-main.ts). */
 export function seaMainPath(layout: BuildLayout): string {

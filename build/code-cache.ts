@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { CODE_CACHE_ASSET } from '../server/lib/code-cache';
+import { freePort } from './free-port';
 import { nodeBasePath, serverBundlePath, type BuildLayout } from './layout';
 
 const run = promisify(execFile);
@@ -32,17 +32,6 @@ export function codeCachePath(layout: BuildLayout): string {
 
 function bundleScriptFile(layout: BuildLayout, entry: string, outfile: string): Promise<unknown> {
   return build({ absWorkingDir: layout.root, entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /**

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 /** One printed figure, with the baseline it is compared to (measured in the same run). */
@@ -26,14 +25,7 @@ export function median(samples: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-/** A TCP port that was free a moment ago. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
+export { freePort } from '../../build/free-port';
 
 /** The status of one GET, or undefined when nothing answers yet. */
 export function statusOf(url: string): Promise<number | undefined> {

@@ -18,7 +18,8 @@ export function runningAsSea(): boolean {
   return isSea();
 }
 
-function rawBytes(key: string): ArrayBuffer {
+/** The bytes of a SEA asset as the ArrayBuffer that maps the executable (never written to). */
+export function rawBytes(key: string): ArrayBuffer {
   const raw = getRawAsset(key);
   return typeof raw === 'string' ? new Uint8Array(Buffer.from(raw, 'utf8')).buffer : raw;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '../../build/free-port';
 import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,14 +11,6 @@ import { holdTus, patchOffset, sha256File, uploadFiles, uploads } from './suppor
 
 const MIB = 1024 * 1024;
 const CHUNK = 10 * MIB;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 
 /** Writes `bytes` random bytes to `path` and returns their SHA-256. */
 function randomFile(path: string, bytes: number): string {

@@ -46,8 +46,13 @@ export function archiveExtension(format: ArchiveFormat): string {
 export function safeEntryName(name: string): string | undefined {
   const cleaned = name.replaceAll('\\', '_');
   if (cleaned === '' || cleaned.startsWith('/') || cleaned.includes('\0')) return undefined;
-  for (const segment of cleaned.split('/')) {
-    if (segment === '' || segment === '.' || segment === '..') return undefined;
+  // Segment by segment without splitting: every file of an archive passes here.
+  for (let start = 0; start <= cleaned.length; ) {
+    const slash = cleaned.indexOf('/', start);
+    const end = slash === -1 ? cleaned.length : slash;
+    const length = end - start;
+    if (length === 0 || (cleaned.charCodeAt(start) === 46 && (length === 1 || (length === 2 && cleaned.charCodeAt(start + 1) === 46)))) return undefined;
+    start = end + 1;
   }
   return cleaned;
 }

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArchiveOutput } from './archive-output';
-import { SmallFileReader } from './file-reader';
+import { readsOfWire, SmallFileReader } from './file-reader';
 import { readFiles } from './read-files';
-import { decodeReply, encodeReply } from './read-reply';
+import { encodeReply } from './read-reply';
 import { padding, tarHeader, tarHeaderLength, writeTarHeader } from './tar-header';
 import type { FileToRead, ReadOutcome } from './worker-protocol';
 import { defaultArchiveWorkerSource } from './worker-source';
@@ -129,7 +129,7 @@ describe('writeTarHeader', () => {
 });
 
 describe('a reader reply across threads', () => {
-  it('decodes to the outcomes it was encoded from, each kind and zip field included', () => {
+  it('reads back as the outcomes it was encoded from, each kind and zip field included', () => {
     const outcomes: ReadOutcome[] = [
       { status: 'data', length: 1536, size: 1000, mode: 0o100644, mtimeMs: 1_600_000_000_123.5 },
       { status: 'large', size: 9_000_000, mode: 0o100600, mtimeMs: 1 },
@@ -139,8 +139,19 @@ describe('a reader reply across threads', () => {
       { status: 'data', length: 1, size: 1, mode: 0o100644, mtimeMs: 3, zip: { crc: 7, deflated: false } },
       { status: 'failed', error: 'ENOENT' },
     ];
-    const bytes = new Uint8Array([1, 2, 3]);
-    const decoded = decodeReply(encodeReply({ kind: 'read', bytes, outcomes }));
-    expect(decoded).toEqual({ kind: 'read', bytes, outcomes });
+    const bytes = new Uint8Array(1536 + 40 + 1).map((_, i) => i % 251);
+    const reads = readsOfWire(encodeReply({ kind: 'read', bytes, outcomes }));
+    const slice = (from: number, length: number): Buffer => Buffer.from(bytes.subarray(from, from + length));
+    expect(reads).toEqual([
+      { kind: 'data', data: slice(0, 1536), stat: { size: 1000, mode: 0o100644, mtimeMs: 1_600_000_000_123.5 } },
+      { kind: 'large', stat: { size: 9_000_000, mode: 0o100600, mtimeMs: 1 } },
+      { kind: 'failed', error: new Error('EACCES: permission denied') },
+      { kind: 'skip' },
+      { kind: 'data', data: slice(1536, 40), stat: { size: 100, mode: 0o100755, mtimeMs: 2 }, zip: { crc: 0xfedcba98, deflated: true } },
+      { kind: 'data', data: slice(1576, 1), stat: { size: 1, mode: 0o100644, mtimeMs: 3 }, zip: { crc: 7, deflated: false } },
+      { kind: 'failed', error: new Error('ENOENT') },
+    ]);
+    const failures = reads.flatMap((r) => (r.kind === 'failed' ? [r.error.message] : []));
+    expect(failures).toEqual(['EACCES: permission denied', 'ENOENT']);
   });
 });

@@ -27,7 +27,8 @@ export async function createGateFactory(config: Pick<ServerConfig, 'root' | 'fol
   const gateOf = (user: UserRecord, settings: Settings, prefix: string): Promise<PathGate> => {
     const ctx = ruleContextFor(user, settings, caseInsensitive);
     const rulesOnly = ruleContextFor({ rules: user.rules, hideDotfiles: false }, settings, caseInsensitive);
-    const full = (p: string): string => sharePathOf(prefix, p);
+    const shareRoot = cleanPath(prefix);
+    const full = (p: string): string => withinShare(shareRoot, p);
     const userRoot = scopeRoot(config.root, user.scope);
     return createGate({
       root: prefix === '/' ? userRoot : scopeRoot(userRoot, prefix),
@@ -47,7 +48,11 @@ export async function createGateFactory(config: Pick<ServerConfig, 'root' | 'fol
 
 /** The full user path of a path inside a share rooted at `sharePath`. */
 export function sharePathOf(sharePath: string, path: string): string {
-  const root = cleanPath(sharePath);
+  return withinShare(cleanPath(sharePath), path);
+}
+
+/** sharePathOf for a share root already clean (a gate asks this of every path it checks). */
+function withinShare(root: string, path: string): string {
   const inner = cleanPath(path);
   if (inner === '/') return root;
   return root === '/' ? inner : joinPath(root, inner.slice(1));

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseName, canonicalPath, cleanPath, extensionOf, isWithin, joinPath, numberedName, parentPath } from './paths';
 
@@ -21,6 +22,16 @@ describe('canonicalPath', () => {
 
   it('drops the trailing slash in the clean form', () => {
     expect(cleanPath('/newdir/')).toBe('/newdir');
+  });
+
+  it('gives what posix.normalize gives for every path made of tricky segments (the clean fast path)', () => {
+    const parts = ['', '.', '..', '...', 'a', '.a', 'a.', '..a', 'a..', 'a\\b', ' '];
+    const raws = parts.flatMap((a) => parts.flatMap((b) => parts.flatMap((c) => ['', '/'].flatMap((lead) => ['', '/'].map((trail) => `${lead}${a}/${b}/${c}${trail}`)))));
+    expect(raws).toHaveLength(parts.length ** 3 * 4);
+    for (const raw of raws) {
+      const normalized = posix.normalize(`/${raw}`);
+      expect(cleanPath(raw), raw).toBe(normalized.length > 1 && normalized.endsWith('/') ? normalized.slice(0, -1) : normalized);
+    }
   });
 });
 

@@ -18,10 +18,20 @@ export function canonicalPath(raw: string): string {
 
 /** Canonical form without a trailing slash ('/' for the root). */
 export function cleanPath(raw: string): string {
+  // Most paths are clean already (joined from clean parts): they are returned without the two
+  // strings normalize makes, which a walk or listing of thousands of entries would pay each time.
+  if (isClean(raw)) return raw;
   const normalized = posix.normalize(`/${raw}`);
   // normalize('/') keeps a trailing slash on paths like '/a/'; the clean form has none.
   if (normalized.length > 1 && normalized.endsWith('/')) return normalized.slice(0, -1);
   return normalized;
+}
+
+/** Whether `raw` is in the form cleanPath gives: rooted, no empty, '.' or '..' segment, no trailing slash. */
+function isClean(raw: string): boolean {
+  if (raw === '/') return true;
+  if (raw.charCodeAt(0) !== 47 || raw.charCodeAt(raw.length - 1) === 47) return false;
+  return !raw.includes('//') && !raw.includes('/./') && !raw.includes('/../') && !raw.endsWith('/.') && !raw.endsWith('/..');
 }
 
 /** True when the raw request path ends with '/' (POST: create a directory; PUT: 405). */

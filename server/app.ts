@@ -15,6 +15,7 @@ import { registerTokens } from './plugins/tokens';
 import { authRoutes, sessionRoutes } from './resources/auth/routes';
 import { createAuthService } from './resources/auth/service';
 import { archiveWorkerSource } from './archive/worker-source';
+import { closeIdleArchiveWorkers } from './archive/worker-spawn';
 import { createGateFactory } from './fs/gates';
 import { healthRoutes } from './resources/health/routes';
 import { rawRoutes } from './resources/raw/routes';
@@ -115,7 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   const gates = await createGateFactory(deps.config);
-  const raw = createRawService({ gates, store: deps.store, workerSource: archiveWorkerSource(deps.assets) });
+  const raw = rawService(app, deps, gates);
   const search = createSearchService({ gates, store: deps.store });
   // Event hooks (api.md §9) run only with exec enabled; settings are read at each operation.
   const hooks = createHookRunner({ enabled: deps.config.enableExec, settings: () => deps.store.data().settings, env: deps.env ?? {} });
@@ -164,6 +165,13 @@ async function accountServices(app: FastifyInstance, deps: AppDeps) {
   const users = createUsersService({ store: deps.store, config: deps.config, sessions });
   const settings = createSettingsService({ store: deps.store, config: deps.config });
   return { sessions, throttle, tokens, auth, users, settings };
+}
+
+/** Raw downloads and archives (api.md §3.11). */
+function rawService(app: FastifyInstance, deps: AppDeps, gates: GateFactory): RawService {
+  // A reader worker left waiting for the next archive (archive/worker-spawn.ts) ends with the server.
+  app.addHook('onClose', async () => closeIdleArchiveWorkers());
+  return createRawService({ gates, store: deps.store, workerSource: archiveWorkerSource(deps.assets) });
 }
 
 /** Previews and subtitles (api.md §3.12, §3.13): the --imageProcessors limit, the --cacheDir cache, raw files. */

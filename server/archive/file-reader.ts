@@ -77,7 +77,7 @@ export class SmallFileReader {
     source: (() => Promise<string>) | undefined,
     readonly prepare: Preparation = 'raw',
   ) {
-    if (source) this.#worker = new BatchWorker(source, { format: 'read' });
+    if (source) this.#worker = new BatchWorker(source, { format: 'read' }, { reuse: true });
   }
 
   async read(files: FileToRead[]): Promise<FileRead[]> {

@@ -80,8 +80,10 @@ export function scopeRoot(serverRoot: string, scope: string): string {
 }
 
 /** True when any component of a clean user path (always '/'-led) is a temporary name. */
+const TEMP_COMPONENT = `/${TEMP_PREFIX}`;
+
 function hasTempComponent(path: string): boolean {
-  return path.includes(`/${TEMP_PREFIX}`);
+  return path.includes(TEMP_COMPONENT);
 }
 
 function refuse(intent: Intent): AppError {

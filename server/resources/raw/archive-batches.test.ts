@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { WorkerInit } from '../../archive/worker-protocol';
-import { runningArchiveWorkers } from '../../archive/worker-spawn';
+import { idleArchiveWorkers, runningArchiveWorkers } from '../../archive/worker-spawn';
 import type * as WorkerSpawn from '../../archive/worker-spawn';
 import { appsForEachTest, dirsRemovedAfterEachTest } from '../../../tests/support/per-test';
 import { type TestApp } from '../../../tests/support/test-app';
@@ -183,6 +183,23 @@ describe('archives of many files, read in batches', () => {
       expect((await stat(join(out, 'bin'))).mtime.toISOString()).toBe(dirTime.toISOString());
       expectSameTree(out, src);
     }
+  });
+
+  it('lets the next tar take the reader worker the last one left waiting, and stops it with the server', async () => {
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 100; i++) tree[`pile/f${i}.txt`] = `pile file ${i}\n`;
+    const t = await start({ tree });
+    spawned.length = 0;
+    const first = await archive(t, 'pile', 'tar');
+    expect(idleArchiveWorkers()).toBe(1);
+    const second = await archive(t, 'pile', 'tar');
+    // One worker started for both: the second archive took the one the first left waiting.
+    expect(spawned).toEqual(['read']);
+    expect(second.equals(first)).toBe(true);
+    expect(idleArchiveWorkers()).toBe(1);
+    await t.app.close();
+    expect(idleArchiveWorkers()).toBe(0);
+    expect(runningArchiveWorkers()).toBe(0);
   });
 
   it('leaves no archive worker running after each format of a many-file folder', async () => {

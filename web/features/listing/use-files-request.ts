@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePathname } from 'wouter/use-browser-location';
 import { instanceName, pageTitle } from '../../lib/page-config';
@@ -36,7 +36,9 @@ export function useFilesRequest() {
     setFocus(0);
     setAnchor(null);
   }, [path, closePrompt, clearSelection, setFocus, setAnchor]);
-  useEffect(() => {
+  // A layout effect: the request leaves before the browser paints the route change, not a frame
+  // later (a passive effect after a popstate or a click waits for that paint).
+  useLayoutEffect(() => {
     clearSelection();
     void load(path);
   }, [path, reload, load, clearSelection]);

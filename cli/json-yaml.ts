@@ -1,8 +1,14 @@
 import { extname } from 'node:path';
-import { parse as parseYaml, stringify as stringifyYaml, type Tags } from 'yaml';
+import type * as Yaml from 'yaml';
+import type { Tags } from 'yaml';
+import { loadLater } from '../server/lib/load-later';
 import { UsageError } from './io';
 
 export type DocumentFormat = 'json' | 'yaml';
+
+// Only YAML config files and imports need the parser: not loaded by every start.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (load-later.ts)
+const yaml = loadLater<typeof Yaml>('yaml', () => require('yaml'));
 
 /** The format a file name asks for: .json, or .yaml/.yml; anything else is a usage error. */
 export function formatOf(path: string): DocumentFormat {
@@ -30,7 +36,7 @@ function yaml11Tags(tags: Tags): Tags {
  * `!!binary` (how it may write the key) is understood.
  */
 export function parseDocument(format: DocumentFormat, text: string): unknown {
-  return format === 'json' ? JSON.parse(text) : parseYaml(text, { version: '1.1', customTags: yaml11Tags });
+  return format === 'json' ? JSON.parse(text) : yaml().parse(text, { version: '1.1', customTags: yaml11Tags });
 }
 
 /**
@@ -38,5 +44,5 @@ export function parseDocument(format: DocumentFormat, text: string): unknown {
  * such as "yes" or "0640" so that yaml.v2 reads them back as strings.
  */
 export function serializeDocument(format: DocumentFormat, data: unknown): string {
-  return format === 'json' ? `${JSON.stringify(data, null, 4)}\n` : stringifyYaml(data, { version: '1.1' });
+  return format === 'json' ? `${JSON.stringify(data, null, 4)}\n` : yaml().stringify(data, { version: '1.1' });
 }

@@ -1,4 +1,5 @@
-import { lookup } from 'mime-types';
+import type MimeTypes from 'mime-types';
+import { loadLater } from '../lib/load-later';
 
 /**
  * MIME types from file names (api.md §5.5): filebrowser's override table for the media and text
@@ -31,12 +32,16 @@ for (const [mime, exts] of Object.entries(overrideClasses)) {
   for (const ext of exts) overrides.set(`.${ext}`, mime);
 }
 
+// Its table of 2,400 types is built when first looked up in, not at every start.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (load-later.ts)
+export const mimeTypes = loadLater<typeof MimeTypes>('mime-types', () => require('mime-types'));
+
 /** The MIME type implied by a file's extension (including the dot), or undefined when unknown. */
 export function mimeOfExtension(ext: string): string | undefined {
   if (ext === '' || ext === '.') return undefined;
   const own = overrides.get(ext) ?? overrides.get(ext.toLowerCase());
   if (own) return own;
-  const found = lookup(ext.toLowerCase());
+  const found = mimeTypes().lookup(ext.toLowerCase());
   return found === false ? undefined : found;
 }
 

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import type { AjvCompiler } from '@fastify/ajv-compiler';
 import type { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyServerOptions } from 'fastify';
+import { loadLater } from './load-later';
 
 type SchemaController = NonNullable<FastifyServerOptions['schemaController']>;
 type Factories = NonNullable<SchemaController['compilersFactory']>;
@@ -24,25 +24,15 @@ function once<T>(make: () => T): () => T {
 /**
  * The two compilers are loaded by the first route that validates or serializes, not at start-up:
  * with their three copies of Ajv they were ~15 ms of the executable's ~125 ms start (measured
- * with them left out: median 116 against 135 ms). The literal require() calls are what the
- * bundler follows (the executable; vitest provides require too); `npm run dev` runs this file as
- * an ES module under tsx, where there is no require and createRequire stands in.
+ * with them left out: median 116 against 135 ms).
  */
-type Compilers = { AjvCompiler: typeof AjvCompiler; SerializerSelector: typeof SerializerSelector };
-
-function loadCompilers(): Compilers {
-  const load = typeof require === 'function' ? undefined : createRequire(import.meta.url);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
-  const ajv = (load ? load('@fastify/ajv-compiler') : require('@fastify/ajv-compiler')) as Pick<Compilers, 'AjvCompiler'>;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
-  const fjs = (load ? load('@fastify/fast-json-stringify-compiler') : require('@fastify/fast-json-stringify-compiler')) as Pick<Compilers, 'SerializerSelector'>;
-  return { AjvCompiler: ajv.AjvCompiler, SerializerSelector: fjs.SerializerSelector };
-}
-
-const compilers = once(loadCompilers);
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (load-later.ts)
+const ajvCompiler = loadLater<{ AjvCompiler: typeof AjvCompiler }>('@fastify/ajv-compiler', () => require('@fastify/ajv-compiler'));
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (load-later.ts)
+const serializerCompiler = loadLater<{ SerializerSelector: typeof SerializerSelector }>('@fastify/fast-json-stringify-compiler', () => require('@fastify/fast-json-stringify-compiler'));
 // One selector each, as fastify keeps: they reuse an Ajv (a serializer) per schema set and options.
-const validatorSelector = once(() => compilers().AjvCompiler());
-const serializerSelector = once(() => compilers().SerializerSelector());
+const validatorSelector = once(() => ajvCompiler().AjvCompiler());
+const serializerSelector = once(() => serializerCompiler().SerializerSelector());
 
 /**
  * fastify's own validator (Ajv) compiled on a route's first request instead of at start-up.

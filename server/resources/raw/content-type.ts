@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import { contentType } from 'mime-types';
+import { mimeTypes } from '../../fs/mime';
 import { extensionOf } from '../../fs/paths';
 import { isBinary, isMpegTs, SNIFF_BYTES, sniffMime } from '../../fs/sniff';
 
@@ -25,6 +25,6 @@ function sniffed(head: Buffer): string {
 export async function inlineContentType(name: string, fh: FileHandle): Promise<string> {
   const ext = extensionOf(name).toLowerCase();
   if (ext === '.ts') return isMpegTs(await readHead(fh)) ? 'video/mp2t' : TEXT;
-  const byName = ext === '' ? false : contentType(ext);
+  const byName = ext === '' ? false : mimeTypes().contentType(ext);
   return byName === false ? sniffed(await readHead(fh)) : byName;
 }

@@ -79,9 +79,9 @@ export function scopeRoot(serverRoot: string, scope: string): string {
   return clean === '/' ? serverRoot : join(serverRoot, clean);
 }
 
-/** True when any component of a clean user path (always '/'-led) is a temporary name. */
 const TEMP_COMPONENT = `/${TEMP_PREFIX}`;
 
+/** True when any component of a clean user path (always '/'-led) is a temporary name. */
 function hasTempComponent(path: string): boolean {
   return path.includes(TEMP_COMPONENT);
 }

@@ -78,13 +78,6 @@ function addFile(state: WalkState, path: string, file: { real: string; linked: b
   state.batches.addFile(entryName(path, state.walk.common), path, { path: file.real, follow: file.linked });
 }
 
-/** A regular file as readdir typed it, when the gate lets it in. */
-function addPlainFile(state: WalkState, dir: Member, name: string): void {
-  const path = joinPath(dir.path, name);
-  const real = `${dir.real}/${name}`;
-  if (state.walk.gate.allows(path) && !state.walk.gate.hides(real)) addFile(state, path, { real, linked: false });
-}
-
 const inodeKey = (stats: Stats): string => `${stats.dev}:${stats.ino}`;
 
 /** A symlinked member, when its target stays inside the scope: described by the target. */
@@ -110,11 +103,9 @@ function lstatMember(walk: ArchiveWalk, path: string, real: string): Member | un
 }
 
 /** Adds what a directory's entry other than a regular file stands for: a folder walked in place, a confined link's target. */
-async function* member(state: WalkState, dir: Member, dirent: Dirent): AsyncGenerator<ArchiveEntry[]> {
+async function* member(state: WalkState, at: { path: string; real: string }, dirent: Dirent): AsyncGenerator<ArchiveEntry[]> {
   const { walk } = state;
-  const path = joinPath(dir.path, dirent.name);
-  const real = `${dir.real}/${dirent.name}`;
-  if (!walk.gate.allows(path) || walk.gate.hides(real)) return;
+  const { path, real } = at;
   // FIFOs, sockets and devices have nothing to archive; a type readdir did not tell is lstat'ed.
   if (dirent.isFIFO() || dirent.isSocket() || dirent.isBlockDevice() || dirent.isCharacterDevice()) return;
   const stated = dirent.isSymbolicLink() ? await followLink(walk, path, real) : lstatMember(walk, path, real);
@@ -141,10 +132,12 @@ async function* directory(state: WalkState, dir: Member): AsyncGenerator<Archive
   state.ancestors.add(key);
   for (const dirent of await sortedEntries(walk, dir)) {
     if (walk.signal.aborted) return;
+    const at = { path: joinPath(dir.path, dirent.name), real: `${dir.real}/${dirent.name}` };
+    if (!walk.gate.allows(at.path) || walk.gate.hides(at.real)) continue;
     // Files, nearly every entry, are added here: an async generator per entry was most of the
     // garbage (and so of the collections) of archiving thousands of small files.
-    if (dirent.isFile()) addPlainFile(state, dir, dirent.name);
-    else yield* member(state, dir, dirent);
+    if (dirent.isFile()) addFile(state, at.path, { real: at.real, linked: false });
+    else yield* member(state, at, dirent);
     if (!state.batches.full) continue;
     yield* state.batches.due(false);
     // Let other requests run between batches of synchronous calls.

@@ -95,6 +95,36 @@ export async function fetchJson<T>(path: string, init?: RequestInit): Promise<T>
   return (await (await request(path, init)).json()) as T;
 }
 
+/** The most text `fetchJsonAsItArrives` shows its watcher: a start that says nothing by then never will. */
+const WATCHED_TEXT = 1 << 20;
+
+/**
+ * A JSON request read as it arrives: after each piece, `watch` sees all the text received so far,
+ * until it returns true (it has what it wanted) or the text passes 1 MiB; resolves with the whole
+ * value. A connection lost midway is an HttpError with status 0, as one lost before the answer.
+ */
+export async function fetchJsonAsItArrives<T>(path: string, watch: (received: string) => boolean): Promise<T> {
+  const response = await request(path);
+  if (!response.body) return (await response.json()) as T;
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  const parts: string[] = [];
+  let received = '';
+  let watching = true;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      if (!watching) continue;
+      received += value;
+      watching = !watch(received) && received.length < WATCHED_TEXT;
+    }
+  } catch {
+    throw new HttpError(0, '');
+  }
+  return JSON.parse(parts.join('')) as T;
+}
+
 /**
  * A JSON request of the public share routes, never with the session's token: a 401 there asks for
  * the link's password (api.md §3.16) and must not end the visitor's own session.

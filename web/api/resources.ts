@@ -1,10 +1,35 @@
 import { apiPaths, joinPath, patchPath } from '../paths';
-import { fetchJson, exchange } from './http';
-import type { DiskUsage, Resource } from './types';
+import { firstItems } from './first-items';
+import { fetchJson, fetchJsonAsItArrives, exchange } from './http';
+import type { DiskUsage, FileInfo, Resource } from './types';
 
 /** GET /api/resources{path}: a folder listing or a file's info. */
 export async function getResource(path: string): Promise<Resource> {
   return fetchJson<Resource>(apiPaths.resources(path));
+}
+
+/**
+ * The fewest items worth showing before a folder has fully arrived: four screens of rows. A folder
+ * this small arrives whole at once anyway, and is shown once.
+ */
+export const FIRST_ITEMS = 200;
+
+/**
+ * getResource, also handing `onFirstItems` the first items of a large folder while the server is
+ * still reading the rest from its disk: once, and only when more items follow and have not
+ * arrived by the next task (an answer that is all here, in several pieces, is shown once).
+ */
+export async function getResourceAsItArrives(path: string, onFirstItems: (items: FileInfo[]) => void): Promise<Resource> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await fetchJsonAsItArrives<Resource>(apiPaths.resources(path), (received) => {
+      const first = firstItems(received, FIRST_ITEMS);
+      if (first.kind === 'items') timer = setTimeout(() => onFirstItems(JSON.parse(`[${first.json}]`) as FileInfo[]), 0);
+      return first.kind !== 'wait';
+    });
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -37,13 +37,20 @@ export const folderAtom = atom((get) => {
  * of 100,000 entries is held once.
  */
 export const itemsAtom = atom<readonly Item[]>((get) => {
-  const items = get(folderAtom) === null ? undefined : get(requestAtom).resource?.items;
+  const request = get(requestAtom);
+  const items = get(folderAtom) === null ? request.firstItems : request.resource?.items;
   if (!items) return EMPTY;
   const dirs: Item[] = [];
   const files: Item[] = [];
   for (const item of items) (item.isDir ? dirs : files).push(item);
   return dirs.length === 0 ? files : files.length === 0 ? dirs : dirs.concat(files);
 });
+
+/**
+ * A large folder's first items are on screen while the rest is still arriving: the listing is
+ * busy, and neither its keys nor the shortcuts act until the whole folder is here.
+ */
+export const arrivingAtom = atom((get) => get(requestAtom).firstItems !== null && get(folderAtom) === null);
 
 /** The names selected in the folder on screen. */
 export const selectedAtom = atom<ReadonlySet<string>>(new Set<string>());

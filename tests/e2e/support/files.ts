@@ -48,7 +48,16 @@ export function selectedText(page: Page, count: number): Locator {
 export async function openFolder(page: Page, server: ServerHandle, at: { folder: string; expect?: string }): Promise<void> {
   await page.goto(`${server.url}/files${at.folder}`);
   if (at.expect === undefined) await page.getByText('It feels lonely here...', { exact: true }).waitFor();
-  else await item(page, at.expect).waitFor();
+  else await waitForWholeFolder(page, at.expect);
+}
+
+/**
+ * Waits for the item `name` and for the whole folder: a large folder shows its first items while
+ * the rest arrives, in a listbox that is aria-busy (and inert) until then.
+ */
+export async function waitForWholeFolder(page: Page, name: string): Promise<void> {
+  await item(page, name).waitFor();
+  await page.locator('[role="listbox"]:not([aria-busy])').waitFor();
 }
 
 /** The data-path of every option of the listing, in document order. */

@@ -5,8 +5,9 @@ import type { Resource } from '../../api/types';
 import { Breadcrumbs } from '../../components/breadcrumbs';
 import { ErrorMessage } from '../../components/error-message';
 import { Spinner } from '../../components/spinner';
-import { filesPath, folderOf } from '../../paths';
+import { crumbs, filesPath, folderOf } from '../../paths';
 import { shellOpenAtom } from '../../state/panels';
+import type { RequestState } from '../../state/request';
 import { Listing } from './listing';
 import { SelectionBanner } from './selection-banner';
 import { Toolbar } from './toolbar';
@@ -19,21 +20,21 @@ const EditorPage = lazy(async () => ({ default: (await import('../editor/editor-
 // The preview (its viewers load their own chunks) is fetched when a file is first opened.
 const PreviewPage = lazy(async () => ({ default: (await import('../preview/preview-page')).PreviewPage }));
 
-function FolderView({ resource, path }: { resource: Resource; path: string }) {
+/** A folder's listing, also while a large one is still arriving (its first items, and a spinner below them). */
+function FolderView({ name, path, empty, arriving }: { name: string; path: string; empty: boolean; arriving: boolean }) {
   const { t } = useTranslation();
-  const empty = (resource.items ?? []).length === 0;
   return (
     <>
-      <h1 className="visually-hidden">{resource.name || t('listing.root')}</h1>
+      <h1 className="visually-hidden">{name || t('listing.root')}</h1>
       {/* Keyed by folder: a new folder starts at its first 50 items. */}
       {empty ? <p className="empty">{t('listing.empty')}</p> : <Listing key={path} />}
+      {arriving && <Spinner label={t('app.loading')} />}
     </>
   );
 }
 
-function Content({ resource, path }: { resource: Resource; path: string }) {
+function FileView({ resource, path }: { resource: Resource; path: string }) {
   const { t } = useTranslation();
-  if (resource.isDir && Array.isArray(resource.items)) return <FolderView resource={resource} path={path} />;
   if (resource.type === 'text' || resource.type === 'textImmutable') {
     // Keyed by path: another file gets a new editor, a reload of the same one keeps the text typed.
     return <Suspense fallback={<Spinner label={t('app.loading')} />}><EditorPage key={path} file={resource} path={path} /></Suspense>;
@@ -42,16 +43,22 @@ function Content({ resource, path }: { resource: Resource; path: string }) {
   return <Suspense fallback={<Spinner label={t('app.loading')} />}><PreviewPage file={resource} /></Suspense>;
 }
 
+/** What the files route shows for its request: the same FolderView while a folder arrives and once it is whole. */
+function body(request: RequestState | null, path: string, loading: string) {
+  const resource = request?.resource;
+  if (request?.status === 'error') return <ErrorMessage status={request.errorStatus} />;
+  if (resource?.isDir && Array.isArray(resource.items)) return <FolderView name={resource.name} path={path} empty={resource.items.length === 0} arriving={false} />;
+  if (resource) return <FileView resource={resource} path={path} />;
+  if (request?.firstItems) return <FolderView name={crumbs(path).at(-1)?.name ?? ''} path={path} empty={false} arriving />;
+  return <Spinner label={loading} />;
+}
+
 /** The files route: the folder or file at the route's path, with the header actions and keys. */
 export function FilesPage() {
   const { t } = useTranslation();
   const { path, request } = useFilesRequest();
   const actions = useFileActions();
   useShortcuts(actions);
-  let body;
-  if (request?.status === 'error') body = <ErrorMessage status={request.errorStatus} />;
-  else if (request?.resource) body = <Content resource={request.resource} path={path} />;
-  else body = <Spinner label={t('app.loading')} />;
   const isFolder = request?.resource?.isDir ?? false;
   const shellOpen = useAtomValue(shellOpenAtom);
   return (
@@ -66,7 +73,7 @@ export function FilesPage() {
           </div>
         )}
       </div>
-      {body}
+      {body(request, path, t('app.loading'))}
     </div>
   );
 }

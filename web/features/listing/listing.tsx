@@ -2,7 +2,7 @@ import { useWindowVirtualizer, type VirtualItem } from '@tanstack/react-virtual'
 import { useAtomValue } from 'jotai';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { itemsAtom } from '../../state/listing';
+import { arrivingAtom, itemsAtom } from '../../state/listing';
 import { ListingRow } from './listing-row';
 import { columnsFor, heightOf, layoutRows, type Group, type Row } from './rows';
 import { SortBar } from './sort-bar';
@@ -76,6 +76,8 @@ export function Listing() {
   const row = (v: VirtualItem) => (
     <ListingRow key={String(v.key)} row={layout.rowAt(v.index) as Row} place={{ top: v.start - scrollMargin, height: v.size, columns }} context={context} />
   );
+  // While a large folder is still arriving its first rows show, but nothing acts on them yet.
+  const arriving = useAtomValue(arrivingAtom);
   const virtualRows = virtualizer.getVirtualItems().filter((v) => v.index < layout.count);
   const inGroup = (group: Group) => virtualRows.filter((v) => {
     const r = layout.rowAt(v.index);
@@ -85,7 +87,8 @@ export function Listing() {
     <div className={`listing view-${view.replace(' ', '-')}`}>
       <SortBar />
       <div ref={listRef} role="listbox" aria-label={t('listing.label')} aria-multiselectable="true" className="entries"
-        style={{ blockSize: heightOf(layout, { heading: HEADING_HEIGHT, row: rowHeight }) }} onKeyDown={onKeyDown}>
+        style={{ blockSize: heightOf(layout, { heading: HEADING_HEIGHT, row: rowHeight }) }} onKeyDown={onKeyDown}
+        aria-busy={arriving || undefined} inert={arriving}>
         {virtualRows.filter((v) => layout.rowAt(v.index)?.kind === 'heading').map(row)}
         {dirs > 0 && <div role="group" aria-label={t('listing.folders')} className="entry-group">{inGroup('folders')}</div>}
         {total > dirs && <div role="group" aria-label={t('listing.files')} className="entry-group">{inGroup('files')}</div>}

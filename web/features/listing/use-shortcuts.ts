@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
-import { clearSelectionAtom, itemsAtom, selectedAtom } from '../../state/listing';
+import { arrivingAtom, clearSelectionAtom, itemsAtom, selectedAtom } from '../../state/listing';
 import { promptAtom, showPromptAtom } from '../../state/prompts';
 import type { FileActions } from './use-file-actions';
 
@@ -27,24 +27,26 @@ const PLAIN: Record<string, Handler> = {
 export function useShortcuts(actions: FileActions): void {
   const prompt = useAtomValue(promptAtom);
   const items = useAtomValue(itemsAtom);
+  // Until a large folder has fully arrived, Ctrl+A and the rest would act on part of it.
+  const arriving = useAtomValue(arrivingAtom);
   const setSelected = useSetAtom(selectedAtom);
   const clear = useSetAtom(clearSelectionAtom);
   const showPrompt = useSetAtom(showPromptAtom);
   // The listener is added once; it reads the latest values through this ref.
-  const latest = useRef({ actions, prompt, items });
+  const latest = useRef({ actions, prompt, items, arriving });
   useEffect(() => {
-    latest.current = { actions, prompt, items };
+    latest.current = { actions, prompt, items, arriving };
   });
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
-      const { actions: a, prompt: open, items: all } = latest.current;
+      const { actions: a, prompt: open, items: all, arriving: busy } = latest.current;
       if (event.key === 'F1') {
         event.preventDefault();
         if (!open) showPrompt({ kind: 'help' });
         return;
       }
-      if (open || typing(event.target)) return;
+      if (open || busy || typing(event.target)) return;
       const ctrl = event.ctrlKey || event.metaKey;
       const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
       if (ctrl && key === 'a') {

@@ -32,5 +32,5 @@ export const fullSizeAtom = atom(false);
  * the preview stays on screen and a prefetched image shows at once.
  */
 export const seedRequestAtom = atom(null, (_get, set, item: FileInfo) => {
-  set(requestAtom, { path: item.path, status: 'loading', resource: item, errorStatus: 0 });
+  set(requestAtom, { path: item.path, status: 'loading', resource: item, errorStatus: 0, firstItems: null });
 });

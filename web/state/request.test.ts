@@ -1,0 +1,127 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createStore } from 'jotai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FIRST_ITEMS } from '../api/resources';
+import { configureHttp } from '../api/http';
+import { arrivingAtom, itemsAtom } from './listing';
+import { loadResourceAtom, requestAtom } from './request';
+
+// A server whose folder answers are written by the test, piece by piece.
+let server: Server;
+const waiting = new Map<string, ServerResponse[]>();
+
+function item(i: number) {
+  const name = `f-${String(i).padStart(4, '0')}`;
+  return { path: `/big/${name}`, name, size: 0, extension: '', modified: '2026-01-01T00:00:00Z', mode: 420, isDir: false, isSymlink: false, type: 'blob' };
+}
+
+const ITEMS = Array.from({ length: 600 }, (_, i) => item(i));
+const WHOLE = JSON.stringify({ items: ITEMS, numDirs: 0, numFiles: ITEMS.length, path: '/big/', name: 'big', isDir: true });
+// The first pieces end just after the 300th item and its comma: more items are known to follow.
+const CUT = WHOLE.indexOf(`{"path":"/big/f-0300"`);
+
+/** The next answer to a request for `url`, once the page has asked. */
+async function answer(url: string): Promise<ServerResponse> {
+  for (;;) {
+    const res = waiting.get(url)?.shift();
+    if (res) return res;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.flushHeaders();
+    const list = waiting.get(req.url ?? '') ?? [];
+    list.push(res);
+    waiting.set(req.url ?? '', list);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  configureHttp({ baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: () => 't', onUnauthorized: () => undefined, onRenewRequested: () => undefined });
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(() => waiting.clear());
+
+async function until(probe: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !probe(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(probe()).toBe(true);
+}
+
+describe('loadResourceAtom', () => {
+  it('shows a large folder\'s first items while the rest arrives, then the whole folder', async () => {
+    const store = createStore();
+    const done = store.set(loadResourceAtom, '/big/');
+    const res = await answer('/api/resources/big/');
+    res.write(WHOLE.slice(0, CUT));
+    await until(() => store.get(requestAtom).firstItems !== null);
+    expect(store.get(requestAtom)).toMatchObject({ path: '/big/', status: 'loading', resource: null });
+    expect(store.get(requestAtom).firstItems).toEqual(ITEMS.slice(0, 300));
+    expect(store.get(arrivingAtom)).toBe(true);
+    expect(store.get(itemsAtom)).toHaveLength(300);
+    res.end(WHOLE.slice(CUT));
+    await done;
+    expect(store.get(requestAtom)).toMatchObject({ status: 'ready', firstItems: null });
+    expect(store.get(arrivingAtom)).toBe(false);
+    expect(store.get(itemsAtom)).toEqual(ITEMS);
+  });
+
+  it('shows a folder that arrives whole once, without first items', async () => {
+    const store = createStore();
+    const seen: unknown[] = [];
+    store.sub(requestAtom, () => seen.push(store.get(requestAtom).firstItems));
+    const done = store.set(loadResourceAtom, '/big/');
+    (await answer('/api/resources/big/')).end(WHOLE);
+    await done;
+    expect(seen.every((first) => first === null)).toBe(true);
+    expect(store.get(itemsAtom)).toHaveLength(600);
+  });
+
+  it(`needs ${FIRST_ITEMS} items and one more to begin before it shows any`, async () => {
+    const store = createStore();
+    const done = store.set(loadResourceAtom, '/big/');
+    const res = await answer('/api/resources/big/');
+    const upTo = WHOLE.indexOf(`{"path":"/big/f-${String(FIRST_ITEMS).padStart(4, '0')}"`);
+    res.write(WHOLE.slice(0, upTo - 1));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(store.get(requestAtom).firstItems).toBeNull();
+    res.write(WHOLE.slice(upTo - 1, upTo));
+    await until(() => store.get(requestAtom).firstItems?.length === FIRST_ITEMS);
+    res.end(WHOLE.slice(upTo));
+    await done;
+  });
+
+  it('lets only the latest request write: an older answer for the same path arriving later is dropped', async () => {
+    const store = createStore();
+    const first = store.set(loadResourceAtom, '/big/');
+    const older = await answer('/api/resources/big/');
+    const second = store.set(loadResourceAtom, '/big/');
+    const newer = await answer('/api/resources/big/');
+    const small = JSON.stringify({ items: ITEMS.slice(0, 2), numDirs: 0, numFiles: 2, path: '/big/', name: 'big', isDir: true });
+    newer.end(small);
+    await second;
+    older.write(WHOLE.slice(0, CUT));
+    older.end(WHOLE.slice(CUT));
+    await first;
+    expect(store.get(requestAtom).firstItems).toBeNull();
+    expect(store.get(itemsAtom)).toHaveLength(2);
+  });
+
+  it('a connection lost midway is an error, and the first items go', async () => {
+    const store = createStore();
+    const done = store.set(loadResourceAtom, '/big/');
+    const res = await answer('/api/resources/big/');
+    res.write(WHOLE.slice(0, CUT));
+    await until(() => store.get(requestAtom).firstItems !== null);
+    res.destroy();
+    await done;
+    expect(store.get(requestAtom)).toMatchObject({ status: 'error', errorStatus: 0, firstItems: null, resource: null });
+    expect(store.get(itemsAtom)).toHaveLength(0);
+  });
+});

@@ -56,7 +56,6 @@ async function bySniffing(q: TypeQuery): Promise<FileType> {
 
 /** `.ts` is video only when the content is an MPEG transport stream, else text (§14). */
 async function typescriptOrStream(q: TypeQuery): Promise<FileType> {
-  if (q.sniff === 'off') return textOr(q, false);
   const head = await readHead(q.real);
   if (isMpegTs(head)) return 'video';
   return textOr(q, isBinary(head));
@@ -68,20 +67,30 @@ function extOf(name: string): string {
 }
 
 /**
- * The §5.5 type of a non-directory entry. Reads at most 512 bytes, and only when the extension
- * does not decide, so listing a folder never reads every file.
+ * The §5.5 type of a non-directory entry when its name, size and kind decide it, without reading
+ * the file; undefined when the first bytes must decide (see detectType).
  */
-export async function detectType(q: TypeQuery): Promise<FileType> {
+export function typeFromName(q: TypeQuery): FileType | undefined {
   if (q.isFifo) return 'blob';
   const ext = extOf(q.name);
   if (ext === '.stl') return 'stl';
   if (ext === '.obj') return 'obj';
-  if (ext === '.ts') return typescriptOrStream(q);
+  if (ext === '.ts') return q.sniff === 'off' ? textOr(q, false) : undefined;
   const mime = mimeOfExtension(q.name.slice(q.name.length - ext.length));
   const decided = mime === undefined ? undefined : fromClass(q, mime);
   if (decided) return decided;
   if (q.size === 0) return textOr(q, false);
   if (mime !== undefined && q.sniff !== 'full') return textOr(q, !isTextualApplication(mime));
   if (q.sniff === 'off') return textOr(q, false);
-  return bySniffing(q);
+  return undefined;
+}
+
+/**
+ * The §5.5 type of a non-directory entry. Reads at most 512 bytes, and only when the extension
+ * does not decide, so listing a folder never reads every file.
+ */
+export async function detectType(q: TypeQuery): Promise<FileType> {
+  const known = typeFromName(q);
+  if (known !== undefined) return known;
+  return extOf(q.name) === '.ts' ? typescriptOrStream(q) : bySniffing(q);
 }

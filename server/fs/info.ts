@@ -3,7 +3,7 @@ import { lstat, readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FileInfo } from '../contract/resource';
 import { AppError } from '../errors';
-import { detectType, type FileType, type TypeQuery } from './detect-type';
+import { detectType, typeFromName, type FileType, type TypeQuery } from './detect-type';
 import { errnoCode, fsError } from './fs-error';
 import { baseName, extensionOf } from './paths';
 import type { PathGate, Target } from './scope';
@@ -51,32 +51,49 @@ export interface InfoOptions {
   listingItem?: boolean;
 }
 
+/** An entry by its user path, its path on disk and its name. */
+interface Named {
+  path: string;
+  real: string;
+  name: string;
+}
+
 /** The FileInfo fields of one entry, type included; `path` and `real` name the entry. */
 export async function describe(entry: { path: string; real: string }, s: EntryStat, opts: InfoOptions): Promise<FileInfo> {
-  const name = baseName(entry.path);
+  const named = { ...entry, name: baseName(entry.path) };
+  const type = typeWithoutReading(named, s, opts) ?? (await detectType(typeQuery(named, s, opts)));
+  return describeAs(named, s, { type, listingItem: opts.listingItem });
+}
+
+/** describe, at once, when the entry's name and stat decide its type; undefined when its first bytes must. */
+export function describeNow(entry: { path: string; real: string }, s: EntryStat, opts: InfoOptions): FileInfo | undefined {
+  const named = { ...entry, name: baseName(entry.path) };
+  const type = typeWithoutReading(named, s, opts);
+  return type === undefined ? undefined : describeAs(named, s, { type, listingItem: opts.listingItem });
+}
+
+function typeQuery(entry: Named, s: EntryStat, opts: InfoOptions): TypeQuery {
+  return { name: entry.name, real: entry.real, size: Number(s.effective.size), isFifo: s.effective.isFIFO(), modify: opts.modify, sniff: opts.sniff };
+}
+
+function typeWithoutReading(entry: Named, s: EntryStat, opts: InfoOptions): FileType | undefined {
+  if (s.dangling) return 'invalid_link';
+  if (s.effective.isDirectory()) return '';
+  return typeFromName(typeQuery(entry, s, opts));
+}
+
+function describeAs(entry: Named, s: EntryStat, how: { type: FileType; listingItem?: boolean | undefined }): FileInfo {
   const isDir = s.effective.isDirectory();
-  let type: FileType = '';
-  if (s.dangling) type = 'invalid_link';
-  else if (!isDir) {
-    type = await detectType({
-      name,
-      real: entry.real,
-      size: Number(s.effective.size),
-      isFifo: s.effective.isFIFO(),
-      modify: opts.modify,
-      sniff: opts.sniff,
-    });
-  }
   return {
     path: entry.path,
-    name,
+    name: entry.name,
     size: Number(s.effective.size),
-    extension: isDir ? '' : extensionOf(name),
+    extension: isDir ? '' : extensionOf(entry.name),
     modified: rfc3339Nano(s.effective.mtimeNs),
-    mode: goFileMode(s.isSymlink && !opts.listingItem ? s.own : s.effective),
+    mode: goFileMode(s.isSymlink && !how.listingItem ? s.own : s.effective),
     isDir,
     isSymlink: s.isSymlink,
-    type,
+    type: how.type,
   };
 }
 

@@ -36,7 +36,7 @@ async function both(sorting: Sorting, extra: { dotfiles?: boolean } = {}) {
   const collected = await listDirectoryJson(gate, dir, opts);
   const stream = await streamDirectoryJson(gate, dir, opts);
   const items: string[] = [];
-  for await (const item of stream.items) items.push(item);
+  for await (const batch of stream.items) items.push(...batch);
   return { collected, streamed: { items, ...stream.counts() }, root };
 }
 

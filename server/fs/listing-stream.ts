@@ -2,15 +2,16 @@ import { readdir, stat } from 'node:fs/promises';
 import type { Sorting } from '../state/schema';
 import { fsError } from './fs-error';
 import type { InfoOptions } from './info';
-import { isVisible, listContext, listDirectoryJson, lstatNow, readItem, STAT_CHUNK, withSubtitles, type ListContext } from './listing';
+import { isVisible, listContext, listDirectoryJson, lstatNow, readItem, readItemNow, STAT_CHUNK, withSubtitles, type ListContext } from './listing';
 import { joinPath } from './paths';
 import type { PathGate, Target } from './scope';
 import { byteOrder, sortNamed } from './sort';
 import { subtitleFinder, subtitleRelevant, type EntryKind } from './subtitles';
 
-/** A directory's items as JSON texts, in the listing's order, and their counts. */
+/** A directory's items as JSON texts, in the listing's order and in batches, and their counts. */
 export interface DirectoryStream {
-  items: Iterable<string> | AsyncIterable<string>;
+  /** Batches of items' JSON texts: one await per batch, not per item of a large folder. */
+  items: Iterable<readonly string[]> | AsyncIterable<readonly string[]>;
   /** numDirs and numFiles: complete once `items` has been read to its end. */
   counts(): { numDirs: number; numFiles: number };
 }
@@ -75,24 +76,28 @@ async function readEntries(ctx: ListContext): Promise<Entry[]> {
 export async function streamDirectoryJson(gate: PathGate, dir: Target, opts: InfoOptions & { sorting: Sorting }): Promise<DirectoryStream> {
   if (!orderFromNames(opts.sorting)) {
     const listing = await listDirectoryJson(gate, dir, opts);
-    return { items: listing.items, counts: () => listing };
+    return { items: [listing.items], counts: () => listing };
   }
   const ctx = await listContext(gate, dir, opts);
   const entries = await readEntries(ctx);
   if (opts.sorting.by === 'name' || opts.sorting.asc) sortNamed(entries, opts.sorting.asc);
   const counts = { numDirs: 0, numFiles: 0 };
   const finder = subtitleFinder(gate, dir, entries.filter(subtitleRelevant));
-  async function* items(): AsyncGenerator<string> {
+  async function* items(): AsyncGenerator<string[]> {
     for (let i = 0; i < entries.length; i += STAT_CHUNK) {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      const batch: string[] = [];
       for (const { name } of entries.slice(i, i + STAT_CHUNK)) {
-        const item = await readItem(ctx, { name, own: lstatNow(joinPath(dir.real, name)) });
+        const entry = { name, own: lstatNow(joinPath(dir.real, name)) };
+        let item = readItemNow(ctx, entry);
+        if (item === undefined) item = await readItem(ctx, entry);
         if (!item) continue;
-        await withSubtitles(finder, item);
+        if (item.video) await withSubtitles(finder, item);
         if (item.isDir) counts.numDirs++;
         else counts.numFiles++;
-        yield item.json;
+        batch.push(item.json);
       }
+      yield batch;
     }
   }
   return { items: items(), counts: () => counts };

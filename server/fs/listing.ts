@@ -4,7 +4,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Sorting } from '../state/schema';
 import { fsError } from './fs-error';
 import { isTempName } from './hidden';
-import { describe, type EntryStat, type FileInfo, type InfoOptions } from './info';
+import { describe, describeNow, type EntryStat, type FileInfo, type InfoOptions } from './info';
 import { joinPath } from './paths';
 import type { PathGate, Target } from './scope';
 import { byteOrder, sortItems } from './sort';
@@ -87,23 +87,41 @@ export interface ListContext {
   opts: InfoOptions;
 }
 
-export async function readItem(ctx: ListContext, entry: { name: string; own: BigIntStats | null }): Promise<Item | null> {
-  const { name } = entry;
-  const path = joinPath(ctx.dir.path, name);
-  const real = joinPath(ctx.dir.real, name);
-  const s = await entryStat(ctx.gate, real, entry.own);
-  if (!s) return null;
-  const info = await describe({ path, real }, s, { ...ctx.opts, listingItem: true });
+function itemOf(name: string, s: EntryStat, info: FileInfo): Item {
   const item: Item = { json: '', mtimeNs: s.effective.mtimeNs, name, size: info.size, isDir: info.isDir, isSymlink: info.isSymlink };
   if (info.type === 'video') item.video = info;
   else item.json = JSON.stringify(info);
   return item;
 }
 
+/**
+ * One listing item at once, when nothing about it needs waiting for (not a link, and a type its
+ * name decides): no promise per entry of a large folder. null: skip it; undefined: use readItem.
+ */
+export function readItemNow(ctx: ListContext, entry: { name: string; own: BigIntStats | null }): Item | null | undefined {
+  const { own, name } = entry;
+  if (!own) return null;
+  if (own.isSymbolicLink()) return undefined;
+  const s: EntryStat = { own, effective: own, isSymlink: false, dangling: false };
+  const info = describeNow({ path: joinPath(ctx.dir.path, name), real: joinPath(ctx.dir.real, name) }, s, ctx.opts);
+  return info && itemOf(name, s, info);
+}
+
+export async function readItem(ctx: ListContext, entry: { name: string; own: BigIntStats | null }): Promise<Item | null> {
+  const now = readItemNow(ctx, entry);
+  if (now !== undefined) return now;
+  const { name } = entry;
+  const path = joinPath(ctx.dir.path, name);
+  const real = joinPath(ctx.dir.real, name);
+  const s = await entryStat(ctx.gate, real, entry.own);
+  if (!s) return null;
+  return itemOf(name, s, await describe({ path, real }, s, ctx.opts));
+}
+
 /** What listing a gated directory needs to know once. */
 export async function listContext(gate: PathGate, dir: Target, opts: InfoOptions): Promise<ListContext> {
   try {
-    return { gate, dir, dirReal: await realpath(dir.real), opts: { modify: opts.modify, sniff: opts.sniff } };
+    return { gate, dir, dirReal: await realpath(dir.real), opts: { modify: opts.modify, sniff: opts.sniff, listingItem: true } };
   } catch (err) {
     throw fsError(err);
   }

@@ -45,6 +45,28 @@ describe('rfc3339Nano', () => {
     expect(rfc3339Nano(ns - 123_456_789n)).toMatch(/:00(Z|[+-]\d\d:\d\d)$/);
   });
 
+  it('writes what Date and padStart write for the whole second, before and after 1970, in any order', () => {
+    const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+    const reference = (ns: bigint): string => {
+      const seconds = ns >= 0n ? ns / 1_000_000_000n : -((-ns + 999_999_999n) / 1_000_000_000n);
+      const nanos = Number(ns - seconds * 1_000_000_000n);
+      const date = new Date(Number(seconds) * 1000);
+      const minutes = -date.getTimezoneOffset();
+      const offset = minutes === 0 ? 'Z' : `${minutes < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(minutes) / 60))}:${pad(Math.abs(minutes) % 60)}`;
+      const day = `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+      const time = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+      return `${day}T${time}${nanos === 0 ? '' : `.${pad(nanos, 9).replace(/0+$/, '')}`}${offset}`;
+    };
+    const seconds = [0n, 1n, -1n, 1_700_000_000n, 1_700_000_001n, -86_400n * 365n * 30n, 253_402_300_799n];
+    const nanos = [0n, 1n, 10n, 500_000_000n, 999_999_999n, 123_456_789n, 100n];
+    // The same second twice in a row, then another: what is remembered of the last second must not leak.
+    for (const s of seconds) {
+      for (const n of nanos) {
+        for (const ns of [s * 1_000_000_000n + n, s * 1_000_000_000n + n, s * 1_000_000_000n - n]) expect([ns, rfc3339Nano(ns)]).toEqual([ns, reference(ns)]);
+      }
+    }
+  });
+
   it("uses the server's local offset", () => {
     const d = new Date(2024, 0, 15, 8, 30, 5);
     const text = rfc3339Nano(BigInt(d.getTime()) * 1_000_000n);

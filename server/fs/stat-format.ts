@@ -43,18 +43,42 @@ function offsetOf(date: Date): string {
   return `${minutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
+const NS_PER_SECOND = 1_000_000_000n;
+
+/** The last second rfc3339Nano wrote, as `YYYY-MM-DDTHH:MM:SS`, and its offset: a folder's files often share one. */
+let lastSecond = Number.NaN;
+let lastStamp = '';
+let lastOffset = '';
+
+/** The nanoseconds as RFC 3339's fraction: `.5` for 500000000, '' for none. */
+function fractionOf(nanos: number): string {
+  if (nanos === 0) return '';
+  const digits = String(nanos).padStart(9, '0');
+  let end = 9;
+  while (digits.charCodeAt(end - 1) === 48) end--;
+  return `.${digits.slice(0, end)}`;
+}
+
 /**
  * RFC 3339 in the server's local offset with the nanosecond fraction, trailing zeros dropped, like
  * Go's time.RFC3339Nano (api.md §1.7): `2024-05-01T12:00:00.123456789+02:00`, `...Z` for UTC.
+ * A listing formats one per item: the date part is remembered for the last second seen.
  */
 export function rfc3339Nano(epochNs: bigint): string {
-  const seconds = epochNs >= 0n ? epochNs / 1_000_000_000n : -((-epochNs + 999_999_999n) / 1_000_000_000n);
-  const nanos = Number(epochNs - seconds * 1_000_000_000n);
-  const date = new Date(Number(seconds) * 1000);
-  const day = `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-  const time = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-  const fraction = nanos === 0 ? '' : `.${pad(nanos, 9).replace(/0+$/, '')}`;
-  return `${day}T${time}${fraction}${offsetOf(date)}`;
+  // Both truncate toward zero: a time before 1970 with a fraction is one second less, plus nanos.
+  let nanos = Number(epochNs % NS_PER_SECOND);
+  let seconds = Number(epochNs / NS_PER_SECOND);
+  if (nanos < 0) {
+    nanos += 1_000_000_000;
+    seconds -= 1;
+  }
+  if (seconds !== lastSecond) {
+    const date = new Date(seconds * 1000);
+    lastStamp = `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+    lastOffset = offsetOf(date);
+    lastSecond = seconds;
+  }
+  return `${lastStamp}${fractionOf(nanos)}${lastOffset}`;
 }
 
 /** The upload/save ETag of api.md §3.6: `"<hex mtime ns><hex size>"`. */

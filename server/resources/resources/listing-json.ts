@@ -16,13 +16,15 @@ async function* pieces(head: DirectoryHead, listing: DirectoryStream): AsyncGene
   let piece = '';
   let inPiece = 0;
   let first = true;
-  for await (const item of listing.items) {
-    piece += first ? item : `,${item}`;
-    first = false;
-    if (++inPiece === ITEMS_PER_PIECE) {
-      yield piece;
-      piece = '';
-      inPiece = 0;
+  for await (const batch of listing.items) {
+    for (const item of batch) {
+      piece += first ? item : `,${item}`;
+      first = false;
+      if (++inPiece === ITEMS_PER_PIECE) {
+        yield piece;
+        piece = '';
+        inPiece = 0;
+      }
     }
   }
   if (piece !== '') yield piece;

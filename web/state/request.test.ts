@@ -113,6 +113,23 @@ describe('loadResourceAtom', () => {
     expect(store.get(itemsAtom)).toHaveLength(2);
   });
 
+  it('decodes names whose UTF-8 bytes are split between two pieces', async () => {
+    const named = ITEMS.map((item, i) => ({ ...item, name: `é😀${i}`, path: `/big/é😀${i}` }));
+    const text = JSON.stringify({ items: named, numDirs: 0, numFiles: named.length, path: '/big/', name: 'big', isDir: true });
+    const bytes = Buffer.from(text);
+    // Cut inside the emoji of the 301st item: its first two bytes end the first piece.
+    const cut = bytes.indexOf(Buffer.from('😀300')) + 2;
+    const store = createStore();
+    const done = store.set(loadResourceAtom, '/big/');
+    const res = await answer('/api/resources/big/');
+    res.write(bytes.subarray(0, cut));
+    await until(() => store.get(requestAtom).firstItems !== null);
+    expect(store.get(requestAtom).firstItems).toEqual(named.slice(0, 300));
+    res.end(bytes.subarray(cut));
+    await done;
+    expect(store.get(itemsAtom)).toEqual(named);
+  });
+
   it('a connection lost midway is an error, and the first items go', async () => {
     const store = createStore();
     const done = store.set(loadResourceAtom, '/big/');

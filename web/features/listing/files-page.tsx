@@ -6,6 +6,7 @@ import { Breadcrumbs } from '../../components/breadcrumbs';
 import { ErrorMessage } from '../../components/error-message';
 import { Spinner } from '../../components/spinner';
 import { crumbs, filesPath, folderOf } from '../../paths';
+import { arrivingAtom } from '../../state/listing';
 import { shellOpenAtom } from '../../state/panels';
 import type { RequestState } from '../../state/request';
 import { Listing } from './listing';
@@ -20,15 +21,14 @@ const EditorPage = lazy(async () => ({ default: (await import('../editor/editor-
 // The preview (its viewers load their own chunks) is fetched when a file is first opened.
 const PreviewPage = lazy(async () => ({ default: (await import('../preview/preview-page')).PreviewPage }));
 
-/** A folder's listing, also while a large one is still arriving (its first items, and a spinner below them). */
-function FolderView({ name, path, empty, arriving }: { name: string; path: string; empty: boolean; arriving: boolean }) {
+/** A folder's listing, also while a large one is still arriving (its first items). */
+function FolderView({ name, path, empty }: { name: string; path: string; empty: boolean }) {
   const { t } = useTranslation();
   return (
     <>
       <h1 className="visually-hidden">{name || t('listing.root')}</h1>
       {/* Keyed by folder: a new folder starts at its first 50 items. */}
       {empty ? <p className="empty">{t('listing.empty')}</p> : <Listing key={path} />}
-      {arriving && <Spinner label={t('app.loading')} />}
     </>
   );
 }
@@ -47,9 +47,9 @@ function FileView({ resource, path }: { resource: Resource; path: string }) {
 function body(request: RequestState | null, path: string, loading: string) {
   const resource = request?.resource;
   if (request?.status === 'error') return <ErrorMessage status={request.errorStatus} />;
-  if (resource?.isDir && Array.isArray(resource.items)) return <FolderView name={resource.name} path={path} empty={resource.items.length === 0} arriving={false} />;
+  if (resource?.isDir && Array.isArray(resource.items)) return <FolderView name={resource.name} path={path} empty={resource.items.length === 0} />;
   if (resource) return <FileView resource={resource} path={path} />;
-  if (request?.firstItems) return <FolderView name={crumbs(path).at(-1)?.name ?? ''} path={path} empty={false} arriving />;
+  if (request?.firstItems) return <FolderView name={crumbs(path).at(-1)?.name ?? ''} path={path} empty={false} />;
   return <Spinner label={loading} />;
 }
 
@@ -60,13 +60,17 @@ export function FilesPage() {
   const actions = useFileActions();
   useShortcuts(actions);
   const isFolder = request?.resource?.isDir ?? false;
+  const arriving = useAtomValue(arrivingAtom);
   const shellOpen = useAtomValue(shellOpenAtom);
   return (
     <div className={shellOpen ? 'files with-shell' : 'files'}>
       <div className="files-bar">
         <Breadcrumbs path={folderOf(path)} label={t('listing.breadcrumbs')} rootLabel={t('listing.root')} hrefFor={filesPath} />
-        {isFolder && (
-          <div className="files-tools">
+        {/* A large folder's first rows show while the rest is still coming: a wheel says so, and
+            the actions hold their place (a phone's toolbar has a line of its own) but wait. */}
+        {arriving && <Spinner label={t('app.loading')} />}
+        {(isFolder || arriving) && (
+          <div className="files-tools" inert={arriving}>
             {/* In the bar, not above the list: selecting must not move the items under the pointer. */}
             <SelectionBanner />
             <Toolbar actions={actions} />

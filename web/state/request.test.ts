@@ -130,6 +130,35 @@ describe('loadResourceAtom', () => {
     expect(store.get(itemsAtom)).toEqual(named);
   });
 
+  it('after a folder sorted by size, shows the next large folder only whole (a subfolder may come last)', async () => {
+    const store = createStore();
+    const bySize = JSON.stringify({ items: [], numDirs: 0, numFiles: 0, sorting: { by: 'size', asc: false }, path: '/small/', name: 'small', isDir: true });
+    const first = store.set(loadResourceAtom, '/small/');
+    (await answer('/api/resources/small/')).end(bySize);
+    await first;
+    const seen: unknown[] = [];
+    store.sub(requestAtom, () => seen.push(store.get(requestAtom).firstItems));
+    const done = store.set(loadResourceAtom, '/big/');
+    const res = await answer('/api/resources/big/');
+    res.write(WHOLE.slice(0, CUT));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(store.get(requestAtom)).toMatchObject({ path: '/big/', status: 'loading', firstItems: null });
+    res.end(WHOLE.slice(CUT));
+    await done;
+    expect(seen.every((items) => items === null)).toBe(true);
+    // By name again: the next large folder shows its first items early.
+    const byName = JSON.stringify({ items: [], numDirs: 0, numFiles: 0, sorting: { by: 'name', asc: false }, path: '/small/', name: 'small', isDir: true });
+    const again = store.set(loadResourceAtom, '/small/');
+    (await answer('/api/resources/small/')).end(byName);
+    await again;
+    const last = store.set(loadResourceAtom, '/big/');
+    const next = await answer('/api/resources/big/');
+    next.write(WHOLE.slice(0, CUT));
+    await until(() => store.get(requestAtom).firstItems !== null);
+    next.end(WHOLE.slice(CUT));
+    await last;
+  });
+
   it('a connection lost midway is an error, and the first items go', async () => {
     const store = createStore();
     const done = store.set(loadResourceAtom, '/big/');

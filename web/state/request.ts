@@ -3,6 +3,7 @@ import { getResource, getResourceAsItArrives } from '../api/resources';
 import type { FileInfo, Resource } from '../api/types';
 import { statusOf } from '../lib/errors';
 import { nowAtom } from './clock';
+import { arrivesByName, rememberOrder } from './listing-order';
 
 export interface RequestState {
   /** The user path the files route asked for ('' before the first request). */
@@ -50,8 +51,10 @@ export const loadResourceAtom = atom(null, async (get, set, path: string) => {
     set(requestAtom, { ...now, firstItems });
   };
   try {
-    // A reload keeps the folder on screen until the new answer is whole: no first items then.
-    const resource = keep ? await getResource(path) : await getResourceAsItArrives(path, showFirst);
+    // A reload keeps the folder on screen until the new answer is whole, and a folder sorted by
+    // size or time may put a subfolder after its first items: no first items then.
+    const resource = keep || !arrivesByName() ? await getResource(path) : await getResourceAsItArrives(path, showFirst);
+    rememberOrder(resource);
     if (current()) set(requestAtom, { path, status: 'ready', resource, errorStatus: 0, firstItems: null });
     set(nowAtom, Date.now());
   } catch (error) {

@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import type { Sorting } from '../state/schema';
 import { fsError } from './fs-error';
 import type { InfoOptions } from './info';
-import { isVisible, listContext, listDirectoryJson, lstatNow, readItem, readItemNow, STAT_CHUNK, withSubtitles, type ListContext } from './listing';
+import { isVisible, listContext, listDirectoryJson, readItemLater, readItemNow, STAT_CHUNK, statEntry, withSubtitles, type ListContext } from './listing';
 import { joinPath } from './paths';
 import type { PathGate, Target } from './scope';
 import { byteOrder, sortNamed } from './sort';
@@ -88,9 +88,9 @@ export async function streamDirectoryJson(gate: PathGate, dir: Target, opts: Inf
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       const batch: string[] = [];
       for (const { name } of entries.slice(i, i + STAT_CHUNK)) {
-        const entry = { name, own: lstatNow(joinPath(dir.real, name)) };
+        const entry = statEntry(ctx, name);
         let item = readItemNow(ctx, entry);
-        if (item === undefined) item = await readItem(ctx, entry);
+        if (item === undefined) item = await readItemLater(ctx, entry);
         if (!item) continue;
         if (item.video) await withSubtitles(finder, item);
         if (item.isDir) counts.numDirs++;

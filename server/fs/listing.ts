@@ -41,7 +41,7 @@ export async function readNames(dir: Target): Promise<string[]> {
   }
 }
 
-export function lstatNow(real: string): BigIntStats | null {
+function lstatNow(real: string): BigIntStats | null {
   try {
     return lstatSync(real, { bigint: true, throwIfNoEntry: false }) ?? null;
   } catch {
@@ -94,28 +94,38 @@ function itemOf(name: string, s: EntryStat, info: FileInfo): Item {
   return item;
 }
 
+/** An entry of the directory being listed: its name, its path on disk and its lstat (null: skip it). */
+export interface ListedEntry {
+  name: string;
+  real: string;
+  own: BigIntStats | null;
+}
+
+/** lstat's the entry `name` of the directory being listed, now. */
+export function statEntry(ctx: ListContext, name: string): ListedEntry {
+  const real = joinPath(ctx.dir.real, name);
+  return { name, real, own: lstatNow(real) };
+}
+
 /**
  * One listing item at once, when nothing about it needs waiting for (not a link, and a type its
- * name decides): no promise per entry of a large folder. null: skip it; undefined: use readItem.
+ * name decides): no promise per entry of a large folder. null: skip it; undefined: use readItemLater.
  */
-export function readItemNow(ctx: ListContext, entry: { name: string; own: BigIntStats | null }): Item | null | undefined {
+export function readItemNow(ctx: ListContext, entry: ListedEntry): Item | null | undefined {
   const { own, name } = entry;
   if (!own) return null;
   if (own.isSymbolicLink()) return undefined;
   const s: EntryStat = { own, effective: own, isSymlink: false, dangling: false };
-  const info = describeNow({ path: joinPath(ctx.dir.path, name), real: joinPath(ctx.dir.real, name) }, s, ctx.opts);
+  const info = describeNow({ path: joinPath(ctx.dir.path, name), real: entry.real }, s, ctx.opts);
   return info && itemOf(name, s, info);
 }
 
-export async function readItem(ctx: ListContext, entry: { name: string; own: BigIntStats | null }): Promise<Item | null> {
-  const now = readItemNow(ctx, entry);
-  if (now !== undefined) return now;
-  const { name } = entry;
-  const path = joinPath(ctx.dir.path, name);
-  const real = joinPath(ctx.dir.real, name);
-  const s = await entryStat(ctx.gate, real, entry.own);
+/** The item readItemNow left: a link is followed (within the gate), a type its name leaves open is sniffed. */
+export async function readItemLater(ctx: ListContext, entry: ListedEntry): Promise<Item | null> {
+  const s = await entryStat(ctx.gate, entry.real, entry.own);
   if (!s) return null;
-  return itemOf(name, s, await describe({ path, real }, s, ctx.opts));
+  const info = await describe({ path: joinPath(ctx.dir.path, entry.name), real: entry.real }, s, ctx.opts);
+  return itemOf(entry.name, s, info);
 }
 
 /** What listing a gated directory needs to know once. */
@@ -149,8 +159,11 @@ export async function listDirectoryJson(gate: PathGate, dir: Target, opts: InfoO
   const visible = names.filter((name) => isVisible(ctx, name));
   for (let i = 0; i < visible.length; i += STAT_CHUNK) {
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-    const chunk = visible.slice(i, i + STAT_CHUNK).map((name) => ({ name, own: lstatNow(joinPath(dir.real, name)) }));
-    const read = await Promise.all(chunk.map((entry) => readItem(ctx, entry)));
+    const chunk = visible.slice(i, i + STAT_CHUNK).map((name) => statEntry(ctx, name));
+    const read = await Promise.all(chunk.map(async (entry) => {
+      const now = readItemNow(ctx, entry);
+      return now === undefined ? readItemLater(ctx, entry) : now;
+    }));
     for (const item of read) if (item) items.push(item);
   }
   await addSubtitles(gate, dir, items);

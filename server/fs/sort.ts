@@ -22,10 +22,7 @@ function compareKeys(ra: NameKey, rb: NameKey): number {
     const x = ra[i] ?? '';
     const y = rb[i] ?? '';
     if (x === y) continue;
-    const c0 = x.charCodeAt(0);
-    const d0 = y.charCodeAt(0);
-    const bothDigits = c0 >= 48 && c0 <= 57 && d0 >= 48 && d0 <= 57;
-    if (bothDigits) return compareDigits(x, y);
+    if (isDigit(x.charCodeAt(0)) && isDigit(y.charCodeAt(0))) return compareDigits(x, y);
     return x < y ? -1 : 1;
   }
   return ra.length - rb.length;

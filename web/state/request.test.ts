@@ -16,8 +16,13 @@ function item(i: number) {
   return { path: `/big/${name}`, name, size: 0, extension: '', modified: '2026-01-01T00:00:00Z', mode: 420, isDir: false, isSymlink: false, type: 'blob' };
 }
 
+/** A folder's answer as the server writes it: items first. */
+function folderText(path: string, items: readonly object[], extra: object = {}): string {
+  return JSON.stringify({ items, numDirs: 0, numFiles: items.length, ...extra, path, name: path.slice(1, -1), isDir: true });
+}
+
 const ITEMS = Array.from({ length: 600 }, (_, i) => item(i));
-const WHOLE = JSON.stringify({ items: ITEMS, numDirs: 0, numFiles: ITEMS.length, path: '/big/', name: 'big', isDir: true });
+const WHOLE = folderText('/big/', ITEMS);
 // The first pieces end just after the 300th item and its comma: more items are known to follow.
 const CUT = WHOLE.indexOf(`{"path":"/big/f-0300"`);
 
@@ -49,6 +54,13 @@ afterAll(async () => {
 
 beforeEach(() => waiting.clear());
 
+/** Loads `path` into the store, its answer `body` written whole. */
+async function loadWhole(store: ReturnType<typeof createStore>, path: string, body: string): Promise<void> {
+  const done = store.set(loadResourceAtom, path);
+  (await answer(`/api/resources${path}`)).end(body);
+  await done;
+}
+
 async function until(probe: () => boolean): Promise<void> {
   for (let i = 0; i < 400 && !probe(); i++) await new Promise((r) => setTimeout(r, 5));
   expect(probe()).toBe(true);
@@ -76,9 +88,7 @@ describe('loadResourceAtom', () => {
     const store = createStore();
     const seen: unknown[] = [];
     store.sub(requestAtom, () => seen.push(store.get(requestAtom).firstItems));
-    const done = store.set(loadResourceAtom, '/big/');
-    (await answer('/api/resources/big/')).end(WHOLE);
-    await done;
+    await loadWhole(store, '/big/', WHOLE);
     expect(seen.every((first) => first === null)).toBe(true);
     expect(store.get(itemsAtom)).toHaveLength(600);
   });
@@ -103,8 +113,7 @@ describe('loadResourceAtom', () => {
     const older = await answer('/api/resources/big/');
     const second = store.set(loadResourceAtom, '/big/');
     const newer = await answer('/api/resources/big/');
-    const small = JSON.stringify({ items: ITEMS.slice(0, 2), numDirs: 0, numFiles: 2, path: '/big/', name: 'big', isDir: true });
-    newer.end(small);
+    newer.end(folderText('/big/', ITEMS.slice(0, 2)));
     await second;
     older.write(WHOLE.slice(0, CUT));
     older.end(WHOLE.slice(CUT));
@@ -115,8 +124,7 @@ describe('loadResourceAtom', () => {
 
   it('decodes names whose UTF-8 bytes are split between two pieces', async () => {
     const named = ITEMS.map((item, i) => ({ ...item, name: `é😀${i}`, path: `/big/é😀${i}` }));
-    const text = JSON.stringify({ items: named, numDirs: 0, numFiles: named.length, path: '/big/', name: 'big', isDir: true });
-    const bytes = Buffer.from(text);
+    const bytes = Buffer.from(folderText('/big/', named));
     // Cut inside the emoji of the 301st item: its first two bytes end the first piece.
     const cut = bytes.indexOf(Buffer.from('😀300')) + 2;
     const store = createStore();
@@ -132,10 +140,7 @@ describe('loadResourceAtom', () => {
 
   it('after a folder sorted by size, shows the next large folder only whole (a subfolder may come last)', async () => {
     const store = createStore();
-    const bySize = JSON.stringify({ items: [], numDirs: 0, numFiles: 0, sorting: { by: 'size', asc: false }, path: '/small/', name: 'small', isDir: true });
-    const first = store.set(loadResourceAtom, '/small/');
-    (await answer('/api/resources/small/')).end(bySize);
-    await first;
+    await loadWhole(store, '/small/', folderText('/small/', [], { sorting: { by: 'size', asc: false } }));
     const seen: unknown[] = [];
     store.sub(requestAtom, () => seen.push(store.get(requestAtom).firstItems));
     const done = store.set(loadResourceAtom, '/big/');
@@ -147,10 +152,7 @@ describe('loadResourceAtom', () => {
     await done;
     expect(seen.every((items) => items === null)).toBe(true);
     // By name again: the next large folder shows its first items early.
-    const byName = JSON.stringify({ items: [], numDirs: 0, numFiles: 0, sorting: { by: 'name', asc: false }, path: '/small/', name: 'small', isDir: true });
-    const again = store.set(loadResourceAtom, '/small/');
-    (await answer('/api/resources/small/')).end(byName);
-    await again;
+    await loadWhole(store, '/small/', folderText('/small/', [], { sorting: { by: 'name', asc: false } }));
     const last = store.set(loadResourceAtom, '/big/');
     const next = await answer('/api/resources/big/');
     next.write(WHOLE.slice(0, CUT));

@@ -30,7 +30,8 @@ function writeFixtures(root: string): void {
     utimesSync(join(root, 'sorted', name), NOW - age, NOW - age);
   }
   mkdirSync(join(root, 'many'));
-  for (let i = 1; i <= MANY; i++) writeFileSync(join(root, 'many', `m-${pad(i, 3)}`), '');
+  // m-001 holds 1 byte, m-300 300 bytes: every row shows a size of its own.
+  for (let i = 1; i <= MANY; i++) writeFileSync(join(root, 'many', `m-${pad(i, 3)}`), 'x'.repeat(i));
   mkdirSync(join(root, 'huge'));
   for (let i = 0; i < HUGE; i++) writeFileSync(join(root, 'huge', `f-${pad(i, 6)}`), '');
 }
@@ -103,6 +104,21 @@ function scrollRounds(page: Page, opts: { last: string; maxRounds: number }): Pr
     look();
     return { found: found(), rounds, maxOptions, maxPos };
   }, opts);
+}
+
+/**
+ * The rendered options of many/ that show anything but the item at their aria-posinset (m-<pos>,
+ * <pos> bytes): name, path, text, size, index and id must all belong to the same item.
+ */
+function mismatchedOptions(page: Page): Promise<string[]> {
+  return listbox(page).evaluate((box) => [...box.querySelectorAll('[role="option"]')].flatMap((o) => {
+    const pos = Number(o.getAttribute('aria-posinset'));
+    const name = `m-${String(pos).padStart(3, '0')}`;
+    const shown = [o.getAttribute('aria-label'), o.getAttribute('data-path'), o.querySelector('.entry-name')?.textContent,
+      o.querySelector('.entry-size')?.textContent, o.getAttribute('data-index'), o.id];
+    const want = [name, `/many/${name}`, name, `${pos}\u00a0B`, String(pos - 1), `item-${pos - 1}`];
+    return shown.every((value, i) => value === want[i]) ? [] : [`${pos}: ${shown.join(' | ')}`];
+  }));
 }
 
 describe('the files listing', () => {
@@ -275,6 +291,26 @@ describe('the files listing', () => {
     expect(await disabledActions(page)).toEqual(SEVERAL);
     await page.keyboard.press('Escape');
     await expectBannerGone(page);
+  });
+
+  it('rows scrolled into view show their own items; the selection and the focus stay with theirs', async () => {
+    const { page } = browser;
+    await openFolder(page, server, { folder: '/many/', expect: 'm-001' });
+    await item(page, 'm-003').click();
+    await expectSelected(page, ['m-003']);
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'm-003');
+    expect(await mismatchedOptions(page)).toEqual([]);
+    expect((await scrollRounds(page, { last: `m-${MANY}`, maxRounds: 50 })).found).toBe(true);
+    await item(page, `m-${MANY}`).waitFor();
+    expect(await renderedPaths(page)).not.toContain('/many/m-003');
+    expect(await mismatchedOptions(page)).toEqual([]);
+    expect(await selectedNames(page)).toEqual([]);
+    // m-003 is no longer on the page, so no option on the page holds the focus in its place.
+    expect(await page.evaluate(() => document.activeElement?.closest('[role="option"]')?.getAttribute('aria-label') ?? null)).toBeNull();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await item(page, 'm-003').waitFor();
+    expect(await mismatchedOptions(page)).toEqual([]);
+    expect(await selectedNames(page)).toEqual(['m-003']);
   });
 
   it('End on a 100,000-entry folder focuses the last item while the page holds only a few options', async () => {

@@ -1,4 +1,4 @@
-import { memo, useState, type DragEvent, type MouseEvent } from 'react';
+import { memo, useLayoutEffect, useRef, useState, type DragEvent, type MouseEvent } from 'react';
 import { apiUrl } from '../../api/http';
 import { DateTime } from '../../components/date-time';
 import { Icon } from '../../components/icon';
@@ -45,11 +45,13 @@ interface ItemViewProps {
 
 function Thumb({ item, display }: { item: Item; display: ItemDisplay }) {
   // An image the server cannot decode (415) shows the plain icon instead of a broken picture.
-  const [failed, setFailed] = useState(false);
-  if (display.thumbs && item.type === 'image' && !failed) {
-    const src = apiUrl(withQuery(apiPaths.thumb(item.path), { key: item.modified }));
-    // Only rendered rows exist, so only visible items ask for their thumbnail.
-    return <img className="entry-thumb" src={src} alt="" loading="lazy" decoding="async" draggable={false} onError={() => setFailed(true)} />;
+  // Remembered by address: the element shows another item once the list scrolls (see slots.ts).
+  const [failed, setFailed] = useState<string | null>(null);
+  const src = display.thumbs && item.type === 'image' ? apiUrl(withQuery(apiPaths.thumb(item.path), { key: item.modified })) : null;
+  if (src !== null && src !== failed) {
+    // Only rendered rows exist, so only visible items ask for their thumbnail. A new element for
+    // each picture: one reused would show the last item's picture until the new one arrives.
+    return <img key={src} className="entry-thumb" src={src} alt="" loading="lazy" decoding="async" draggable={false} onError={() => setFailed(src)} />;
   }
   return <Icon name={item.isDir ? 'folder' : 'file'} className={`entry-icon${item.isDir ? ' folder' : ''}${display.view === 'mosaic gallery' ? ' large' : ''}`} />;
 }
@@ -61,8 +63,17 @@ function classes(props: ItemViewProps): string {
 /** One item of the listing: an `option` named exactly by the item's name (ui.md). */
 export const ItemView = memo(function ItemView(props: ItemViewProps) {
   const { item, index, handlers, display } = props;
+  const element = useRef<HTMLDivElement>(null);
+  // The element takes over another item as the list scrolls (slots.ts): the focus, on an item
+  // scrolled out of the page, must not pass to the item now shown in its place.
+  const shownIndex = useRef(index);
+  useLayoutEffect(() => {
+    if (shownIndex.current !== index && !props.focused && element.current === document.activeElement) element.current?.blur();
+    shownIndex.current = index;
+  }, [index, props.focused]);
   return (
     <div
+      ref={element}
       role="option"
       id={`item-${index}`}
       className={classes(props)}

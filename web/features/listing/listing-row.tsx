@@ -64,7 +64,8 @@ export const ListingRow = memo(function ListingRow({ row, place, context }: List
     const item = items[index];
     if (!item) continue;
     cells.push(
-      <ItemView key={item.name} item={item} index={index} total={items.length} display={display} selected={anySelected && selected.has(item.name)}
+      // Keyed by column: the row's element, handed to another row as the list scrolls, keeps its items' elements too.
+      <ItemView key={index - row.start} item={item} index={index} total={items.length} display={display} selected={anySelected && selected.has(item.name)}
         focused={index === focusIndex} dimmed={drag.dragged?.has(item.name) ?? false} target={drag.target === index}
         draggable={drag.canMove} handlers={handlers} />,
     );

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { arrivingAtom, itemsAtom } from '../../state/listing';
 import { ListingRow } from './listing-row';
 import { columnsFor, heightOf, layoutRows, type Group, type Row } from './rows';
+import { assignSlots, type Slots } from './slots';
 import { SortBar } from './sort-bar';
 import { viewModeAtom, type ViewMode } from './state';
 import { useDragMove } from './use-drag-move';
@@ -31,6 +32,19 @@ function useOffsetTop(ref: RefObject<HTMLElement | null>): number {
     if (element) setTop(Math.round(element.getBoundingClientRect().top + window.scrollY));
   });
   return top;
+}
+
+/** The slot (React key) of each row on screen: rows scrolling in take over the elements of rows scrolled out. */
+function useRowSlots(rows: readonly number[]): Slots {
+  const committed = useRef<Slots>(new Map());
+  // Read in render on purpose: this render's keys follow from the last committed ones. Only the
+  // commit writes the ref, so a render React throws away changes nothing.
+  // eslint-disable-next-line react-hooks/refs
+  const slots = assignSlots(committed.current, rows);
+  useLayoutEffect(() => {
+    committed.current = slots;
+  });
+  return slots;
 }
 
 /**
@@ -73,12 +87,13 @@ export function Listing() {
   const drag = useDragMove();
   const onKeyDown = useListingKeys({ layout, columns, virtualizer, listRef, showUpTo, selection });
   const context = useRowContext(items, drag, useStableHandlers(selection, drag.handlers));
-  const row = (v: VirtualItem) => (
-    <ListingRow key={String(v.key)} row={layout.rowAt(v.index) as Row} place={{ top: v.start - scrollMargin, height: v.size, columns }} context={context} />
-  );
   // While a large folder is still arriving its first rows show, but nothing acts on them yet.
   const arriving = useAtomValue(arrivingAtom);
   const virtualRows = virtualizer.getVirtualItems().filter((v) => v.index < layout.count);
+  const slots = useRowSlots(virtualRows.map((v) => v.index));
+  const row = (v: VirtualItem) => (
+    <ListingRow key={slots.get(v.index)} row={layout.rowAt(v.index) as Row} place={{ top: v.start - scrollMargin, height: v.size, columns }} context={context} />
+  );
   const inGroup = (group: Group) => virtualRows.filter((v) => {
     const r = layout.rowAt(v.index);
     return r?.kind === 'items' && r.group === group;

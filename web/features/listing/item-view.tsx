@@ -2,6 +2,7 @@ import { memo, useLayoutEffect, useRef, useState, type DragEvent, type MouseEven
 import { apiUrl } from '../../api/http';
 import { DateTime } from '../../components/date-time';
 import { Icon } from '../../components/icon';
+import { domString } from '../../lib/dom-string';
 import { formatSize } from '../../lib/format';
 import { apiPaths, withQuery } from '../../paths';
 import { itemPath, type Item } from '../../state/listing';
@@ -63,6 +64,8 @@ function classes(props: ItemViewProps): string {
 /** One item of the listing: an `option` named exactly by the item's name (ui.md). */
 export const ItemView = memo(function ItemView(props: ItemViewProps) {
   const { item, index, handlers, display } = props;
+  // Copies: the item's own strings live as long as the folder (see dom-string.ts).
+  const name = domString(item.name);
   const element = useRef<HTMLDivElement>(null);
   // The element takes over another item as the list scrolls (slots.ts): the focus, on an item
   // scrolled out of the page, must not pass to the item now shown in its place.
@@ -80,9 +83,9 @@ export const ItemView = memo(function ItemView(props: ItemViewProps) {
       aria-selected={props.selected}
       aria-posinset={index + 1}
       aria-setsize={props.total}
-      aria-label={item.name}
+      aria-label={name}
       aria-describedby={`item-${index}-size item-${index}-modified`}
-      data-path={itemPath(item)}
+      data-path={domString(itemPath(item))}
       data-index={index}
       tabIndex={props.focused ? 0 : -1}
       draggable={props.draggable}
@@ -96,10 +99,10 @@ export const ItemView = memo(function ItemView(props: ItemViewProps) {
     >
       <span className="entry-media"><Thumb item={item} display={display} /></span>
       {/* <bdi>: a name keeps its own direction while the cell follows the page's. */}
-      <span className="entry-name"><bdi>{item.name}</bdi></span>
+      <span className="entry-name"><bdi>{name}</bdi></span>
       {/* Size and date are the option's description: ui.md makes its name exactly the item's name. */}
       <span className="entry-size" id={`item-${index}-size`}>{item.isDir ? '—' : formatSize(item.size, display.lang)}</span>
-      <DateTime className="entry-modified" id={`item-${index}-modified`} iso={item.modified} exact={display.exact} nowMs={display.nowMs} lang={display.lang} />
+      <DateTime className="entry-modified" id={`item-${index}-modified`} iso={domString(item.modified)} exact={display.exact} nowMs={display.nowMs} lang={display.lang} />
     </div>
   );
 });

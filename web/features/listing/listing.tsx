@@ -4,7 +4,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject }
 import { useTranslation } from 'react-i18next';
 import { arrivingAtom, itemsAtom } from '../../state/listing';
 import { ListingRow } from './listing-row';
-import { columnsFor, heightOf, layoutRows, type Group, type Row } from './rows';
+import { columnsFor, heightOf, layoutRows, rowsToRender, type Group, type Row } from './rows';
 import { assignSlots, type Slots } from './slots';
 import { SortBar } from './sort-bar';
 import { viewModeAtom, type ViewMode } from './state';
@@ -79,6 +79,7 @@ export function Listing() {
     estimateSize: (i) => (all.isHeading(i) ? HEADING_HEIGHT : rowHeight),
     // One window height above and one below the visible one: about three window heights in all.
     overscan: Math.ceil(window.innerHeight / rowHeight),
+    rangeExtractor: (range) => rowsToRender(range, layout.count),
     scrollMargin,
   });
   // Row heights, columns and the group sizes change with the view, the width and the folder.
@@ -89,7 +90,7 @@ export function Listing() {
   const context = useRowContext(items, drag, useStableHandlers(selection, drag.handlers));
   // While a large folder is still arriving its first rows show, but nothing acts on them yet.
   const arriving = useAtomValue(arrivingAtom);
-  const virtualRows = virtualizer.getVirtualItems().filter((v) => v.index < layout.count);
+  const virtualRows = virtualizer.getVirtualItems();
   const slots = useRowSlots(virtualRows.map((v) => v.index));
   const row = (v: VirtualItem) => (
     <ListingRow key={slots.get(v.index)} row={layout.rowAt(v.index) as Row} place={{ top: v.start - scrollMargin, height: v.size, columns }} context={context} />

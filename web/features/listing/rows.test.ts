@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnsFor, heightOf, layoutRows, type Layout } from './rows';
+import { columnsFor, heightOf, layoutRows, rowsToRender, type Layout } from './rows';
 
 const all = (layout: Layout) => Array.from({ length: layout.count }, (_, i) => layout.rowAt(i));
 
@@ -86,5 +86,24 @@ describe('heightOf', () => {
         expect(part.rowAt(row)?.group).toBe(full.rowAt(row)?.group);
       }
     }
+  });
+});
+
+describe('rowsToRender', () => {
+  const range = { startIndex: 100, endIndex: 109, overscan: 10, count: 1000 };
+
+  it('renders the visible rows and the overscan on either side', () => {
+    expect(rowsToRender(range, 1000)).toEqual(Array.from({ length: 30 }, (_, i) => 90 + i));
+  });
+
+  it('renders as many rows above where the laid-out rows end early, so the count stays the same', () => {
+    expect(rowsToRender(range, 112)).toEqual(Array.from({ length: 30 }, (_, i) => 82 + i));
+    expect(rowsToRender({ ...range, startIndex: 990, endIndex: 999 }, 1000)).toEqual(Array.from({ length: 30 }, (_, i) => 970 + i));
+  });
+
+  it('never renders a row before the first, after the last or beyond those laid out', () => {
+    expect(rowsToRender({ ...range, startIndex: 0, endIndex: 9 }, 1000)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(rowsToRender(range, 15)).toEqual(Array.from({ length: 15 }, (_, i) => i));
+    expect(rowsToRender(range, 0)).toEqual([]);
   });
 });

@@ -67,3 +67,25 @@ export function columnsFor(view: string, width: number): number {
   if (view === 'list') return 1;
   return Math.max(1, Math.floor(width / 280));
 }
+
+/** The virtualizer's view of the rows: the visible ones, the overscan on either side, and all rows. */
+export interface VisibleRange {
+  startIndex: number;
+  endIndex: number;
+  overscan: number;
+  count: number;
+}
+
+/**
+ * The rows to render: the visible ones and `overscan` rows on either side, among the first
+ * `laidOut` rows. Where the laid-out rows end before the overscan below does, as many more rows
+ * above are rendered instead: the page keeps the same number of rows, so the elements of a
+ * scroll step are all taken over by the next one (slots.ts) rather than dropped at the end of
+ * the laid-out rows and made again once 50 more items are laid out.
+ */
+export function rowsToRender({ startIndex, endIndex, overscan, count }: VisibleRange, laidOut: number): number[] {
+  const wanted = endIndex - startIndex + 1 + 2 * overscan;
+  const end = Math.min(endIndex + overscan, count - 1, laidOut - 1);
+  const start = Math.max(0, Math.min(startIndex - overscan, end - wanted + 1));
+  return Array.from({ length: Math.max(0, end - start + 1) }, (_, i) => start + i);
+}

@@ -52,7 +52,10 @@ function sameProps(a: ListingRowProps, b: ListingRowProps): boolean {
  * Compared by value: a row that stays on screen while the list scrolls is not rendered again.
  */
 export const ListingRow = memo(function ListingRow({ row, place, context }: ListingRowProps) {
-  const style = { transform: `translateY(${place.top}px)`, blockSize: place.height, gridTemplateColumns: `repeat(${place.columns}, minmax(0, 1fr))` };
+  // Placed by its top, not a transform: a row only moves when it takes over another row, and
+  // then its content is laid out anyway; a transform made each row a paint chunk of its own to
+  // layerize every frame.
+  const style = { insetBlockStart: place.top, blockSize: place.height, gridTemplateColumns: `repeat(${place.columns}, minmax(0, 1fr))` };
   if (row.kind === 'heading') return <div className="entry-heading" aria-hidden="true" style={style}>{context.headings[row.group]}</div>;
   const { items, selected, focusIndex, drag, handlers, display } = context;
   // Only a selection (or a drag) looks names up: V8 interns a string it hashes, for good, and

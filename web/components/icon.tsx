@@ -1,4 +1,6 @@
 // Inline line icons (24x24, drawn with currentColor): no icon font, nothing from the network.
+import { memo } from 'react';
+
 const PATHS = {
   folder: 'M3 7.5A2.5 2.5 0 0 1 5.5 5H9l2 2h7.5A2.5 2.5 0 0 1 21 9.5v7a2.5 2.5 0 0 1-2.5 2.5h-13A2.5 2.5 0 0 1 3 16.5z',
   file: 'M13.5 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8.5zM13.5 3v5.5H19',
@@ -47,12 +49,16 @@ export type IconName = keyof typeof PATHS;
 // Icons that point along the reading direction; base.css mirrors them in right-to-left locales.
 const DIRECTIONAL: ReadonlySet<IconName> = new Set<IconName>(['chevron', 'chevronBack', 'logout', 'login']);
 
-/** A decorative line icon (hidden from screen readers: the control around it carries the name). */
-export function Icon({ name, className }: { name: IconName; className?: string }) {
+/**
+ * A decorative line icon (hidden from screen readers: the control around it carries the name).
+ * Memoized: a listing row renders again for every item it shows while the list scrolls, and its
+ * icon seldom changes.
+ */
+export const Icon = memo(function Icon({ name, className }: { name: IconName; className?: string }) {
   const classes = ['icon', DIRECTIONAL.has(name) ? 'icon-directional' : '', className ?? ''].filter(Boolean).join(' ');
   return (
     <svg className={classes} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
       <path d={PATHS[name]} />
     </svg>
   );
-}
+});

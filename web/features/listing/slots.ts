@@ -31,3 +31,29 @@ export function assignSlots(previous: Slots, rows: readonly number[]): Map<numbe
   }
   return next;
 }
+
+/** The rows of a render: each one's slot, and the rows in the order of their elements in the page. */
+export interface Placement {
+  slots: Slots;
+  order: readonly number[];
+}
+
+export const NO_PLACEMENT: Placement = { slots: new Map(), order: [] };
+
+/**
+ * The slots of `rows` (assignSlots) and the order their elements take in the page, given the
+ * last render's. Rows are placed by their top, so the order only matters to what reads the page
+ * in order (screen readers): once the list is at rest the rows follow the items. While it
+ * scrolls, each row keeps the place of its slot's element, rows of new slots going last:
+ * putting an element elsewhere detaches it, and Chromium then builds its style and layout again
+ * from nothing, which cost more than all the rest of a scroll step.
+ */
+export function placeRows(previous: Placement, rows: readonly number[], atRest: boolean): Placement {
+  const slots = assignSlots(previous.slots, rows);
+  const sorted = [...rows].sort((a, b) => a - b);
+  if (atRest) return { slots, order: sorted };
+  const rank = new Map(previous.order.map((row, i) => [previous.slots.get(row), i]));
+  const rankOf = (row: number) => rank.get(slots.get(row)) ?? previous.order.length;
+  // Stable: rows of equal rank (new slots) stay in item order.
+  return { slots, order: sorted.sort((a, b) => rankOf(a) - rankOf(b)) };
+}

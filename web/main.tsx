@@ -14,6 +14,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/login.css';
 import './styles/files.css';
+import './styles/files-bar.css';
 import './styles/listing.css';
 import './styles/prompts.css';
 import './styles/panels.css';

@@ -13,6 +13,9 @@ const HUGE = 100_000;
 const MANY = 300;
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 
+/** names/: a name too long for any row, one that fits a desktop row but not a phone's, and a short one. */
+const NAMES = { long: `${'long-name-'.repeat(20)}end.txt`, medium: `${'medium-'.repeat(5)}end.txt`, short: 'short.txt' };
+
 /** sorted/: names, sizes and dates that sort three different ways (seconds before NOW). */
 const SORTED = {
   folders: { alpha: 4000, Beta: 100 },
@@ -32,6 +35,8 @@ function writeFixtures(root: string): void {
   mkdirSync(join(root, 'many'));
   // m-001 holds 1 byte, m-300 300 bytes: every row shows a size of its own.
   for (let i = 1; i <= MANY; i++) writeFileSync(join(root, 'many', `m-${pad(i, 3)}`), 'x'.repeat(i));
+  mkdirSync(join(root, 'names'));
+  for (const name of Object.values(NAMES)) writeFileSync(join(root, 'names', name), '');
   mkdirSync(join(root, 'huge'));
   for (let i = 0; i < HUGE; i++) writeFileSync(join(root, 'huge', `f-${pad(i, 6)}`), '');
 }
@@ -121,6 +126,21 @@ function mismatchedOptions(page: Page): Promise<string[]> {
   }));
 }
 
+/**
+ * Waits until the options are in the page in the order of their items: while a scroll goes on,
+ * rows keep their elements where they are; at rest screen readers read the items in order.
+ */
+async function optionsInItemOrder(page: Page): Promise<void> {
+  await listbox(page).evaluate((box) => new Promise<void>((resolve) => {
+    const check = () => {
+      const positions = [...box.querySelectorAll('[role="option"]')].map((o) => Number(o.getAttribute('aria-posinset')));
+      if (positions.length > 0 && positions.every((p, i) => i === 0 || p > (positions[i - 1] ?? 0))) resolve();
+      else requestAnimationFrame(check);
+    };
+    check();
+  }));
+}
+
 describe('the files listing', () => {
   let server: ServerHandle;
   let browser: BrowserHandle;
@@ -155,7 +175,7 @@ describe('the files listing', () => {
     await page.getByRole('navigation', { name: 'Breadcrumbs', exact: true }).getByRole('link', { name: 'Home', exact: true }).click();
     await page.waitForURL(/\/files\/$/);
     await item(page, 'docs').waitFor();
-    expect(await renderedPaths(page)).toEqual(['/docs/', '/empty/', '/huge/', '/many/', '/sel/', '/sorted/']);
+    expect(await renderedPaths(page)).toEqual(['/docs/', '/empty/', '/huge/', '/many/', '/names/', '/sel/', '/sorted/']);
   });
 
   it('shows "It feels lonely here..." in an empty folder', async () => {
@@ -304,13 +324,54 @@ describe('the files listing', () => {
     await item(page, `m-${MANY}`).waitFor();
     expect(await renderedPaths(page)).not.toContain('/many/m-003');
     expect(await mismatchedOptions(page)).toEqual([]);
+    await optionsInItemOrder(page);
     expect(await selectedNames(page)).toEqual([]);
     // m-003 is no longer on the page, so no option on the page holds the focus in its place.
     expect(await page.evaluate(() => document.activeElement?.closest('[role="option"]')?.getAttribute('aria-label') ?? null)).toBeNull();
     await page.evaluate(() => window.scrollTo(0, 0));
     await item(page, 'm-003').waitFor();
     expect(await mismatchedOptions(page)).toEqual([]);
+    await optionsInItemOrder(page);
     expect(await selectedNames(page)).toEqual(['m-003']);
+  });
+
+  it('a name clips with an ellipsis only when it does not fit its cell, also after the window narrows', async () => {
+    const { page } = browser;
+    await openFolder(page, server, { folder: '/names/', expect: NAMES.short });
+    /** For each name: whether its cell is marked, clips, and ends inside its option. */
+    const cells = () => page.evaluate((names) => names.map((name) => {
+      const option = [...document.querySelectorAll('[role="option"]')].find((o) => o.getAttribute('aria-label') === name);
+      const cell = option?.querySelector<HTMLElement>('.entry-name');
+      if (!option || !cell) return 'missing';
+      const style = getComputedStyle(cell);
+      const inside = cell.getBoundingClientRect().right <= option.getBoundingClientRect().right;
+      return `${cell.hasAttribute('data-overflows') ? 'marked' : 'unmarked'} ${style.overflow} ${style.textOverflow} ${inside ? 'inside' : 'spills'}`;
+    }), [NAMES.long, NAMES.medium, NAMES.short]);
+    expect(await cells()).toEqual(['marked hidden ellipsis inside', 'unmarked visible ellipsis inside', 'unmarked visible ellipsis inside']);
+    try {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await until(async () => (await cells())[1]?.startsWith('marked') ?? false, 'the medium name to clip on a phone');
+      expect(await cells()).toEqual(['marked hidden ellipsis inside', 'marked hidden ellipsis inside', 'unmarked visible ellipsis inside']);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await until(async () => (await cells())[1]?.startsWith('unmarked') ?? false, 'the medium name to fit again');
+      expect(await cells()).toEqual(['marked hidden ellipsis inside', 'unmarked visible ellipsis inside', 'unmarked visible ellipsis inside']);
+      // Right to left, a name overflows towards the left, and clips the same way.
+      await updateAdmin(api, { locale: 'ar' });
+      await page.goto(`${server.url}/files/names/`);
+      await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+      // The listbox has its Arabic name here: the item is awaited by its path.
+      await page.locator(`[data-path="/names/${NAMES.short}"]`).waitFor();
+      await until(async () => (await cells())[0]?.startsWith('marked') ?? false, 'the long name to clip in Arabic');
+      const leftEdges = await page.evaluate((name) => {
+        const option = [...document.querySelectorAll('[role="option"]')].find((o) => o.getAttribute('aria-label') === name);
+        return [option?.getBoundingClientRect().left ?? 0, option?.querySelector('.entry-name')?.getBoundingClientRect().left ?? -1];
+      }, NAMES.long);
+      expect(await cells()).toEqual(['marked hidden ellipsis inside', 'unmarked visible ellipsis inside', 'unmarked visible ellipsis inside']);
+      expect(leftEdges[1]).toBeGreaterThanOrEqual(leftEdges[0] ?? 0);
+    } finally {
+      await updateAdmin(api, { locale: 'en' });
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 
   it('End on a 100,000-entry folder focuses the last item while the page holds only a few options', async () => {

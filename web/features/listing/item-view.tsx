@@ -6,6 +6,7 @@ import { domString } from '../../lib/dom-string';
 import { formatSize } from '../../lib/format';
 import { apiPaths, withQuery } from '../../paths';
 import { itemPath, type Item } from '../../state/listing';
+import { checkCellsOf } from './overflow';
 import type { ViewMode } from './state';
 
 export interface ItemHandlers {
@@ -74,6 +75,9 @@ export const ItemView = memo(function ItemView(props: ItemViewProps) {
     if (shownIndex.current !== index && !props.focused && element.current === document.activeElement) element.current?.blur();
     shownIndex.current = index;
   }, [index, props.focused]);
+  // After every render: the element may show another item, or the same item otherwise (the
+  // listing then marks the cells whose text does not fit).
+  useLayoutEffect(() => checkCellsOf(element.current));
   return (
     <div
       ref={element}

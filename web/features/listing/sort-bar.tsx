@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/icon';
@@ -11,8 +12,11 @@ const COLUMNS: { by: SortBy; key: 'name' | 'size' | 'modified'; className: strin
   { by: 'modified', key: 'modified', className: 'sort-modified' },
 ];
 
-/** The sort buttons (ui.md): the current one carries aria-sort, the order seen on screen. */
-export function SortBar() {
+/**
+ * The sort buttons (ui.md): the current one carries aria-sort, the order seen on screen. Memoized:
+ * it reads its own state, so a render of the listing around it (a new selection) leaves it alone.
+ */
+export const SortBar = memo(function SortBar() {
   const { t } = useTranslation();
   const sorting = useAtomValue(sortingAtom);
   const sortBy = useSetAtom(sortByAtom);
@@ -32,4 +36,4 @@ export function SortBar() {
       })}
     </div>
   );
-}
+});

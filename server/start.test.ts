@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
+import { connect as connectTcp, createServer, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -16,8 +17,8 @@ afterEach(async () => {
 });
 
 /** An app with a route that answers after `ms`, to have a request in flight. */
-async function slowApp(): Promise<FastifyInstance> {
-  const app = Fastify({ return503OnClosing: true });
+async function slowApp(https?: { cert: Buffer; key: Buffer }): Promise<FastifyInstance> {
+  const app = Fastify({ return503OnClosing: true, ...(https ? { https } : {}) });
   app.get('/slow', async (req) => {
     const ms = Number((req.query as { ms?: string }).ms ?? '300');
     await new Promise((r) => setTimeout(r, ms));
@@ -103,9 +104,7 @@ describe('listen', () => {
 
 describe('loadTlsFiles', () => {
   it('reads a certificate and key that belong together', async () => {
-    const dir = await tempDir();
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
-    const tls = await loadTlsFiles(join(dir, 'c.pem'), join(dir, 'k.pem'));
+    const tls = await selfSigned();
     expect(tls.cert.toString()).toContain('BEGIN CERTIFICATE');
   });
 
@@ -147,4 +146,37 @@ describe('shutdown', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(await stuck).toBeInstanceOf(Error);
   });
+
+  // A browser opens a connection ahead of a request it is about to send (Chromium does when a
+  // request waits): Node counts it as a request whose headers are still to come.
+  it('does not wait for a connection that has not sent a request', async () => {
+    const app = await slowApp();
+    const url = new URL(await listen(app, { kind: 'tcp', address: '127.0.0.1', port: 0, tls: false }));
+    const silent = await opened(connectTcp(Number(url.port), url.hostname), 'connect');
+    expect(await shutdown(app, 3000)).toBe(true);
+    expect(silent.destroyed || (await closed(silent))).toBe(true);
+  });
+
+  it('does not wait for a TLS connection that has only shaken hands', async () => {
+    const https = await selfSigned();
+    const app = await slowApp(https);
+    const url = new URL(await listen(app, { kind: 'tcp', address: '127.0.0.1', port: 0, tls: true }));
+    const silent = await opened(connectTls({ port: Number(url.port), host: url.hostname, rejectUnauthorized: false }), 'secureConnect');
+    expect(await shutdown(app, 3000)).toBe(true);
+    expect(silent.destroyed || (await closed(silent))).toBe(true);
+  });
 });
+
+function opened<T extends Socket>(socket: T, event: 'connect' | 'secureConnect'): Promise<T> {
+  return new Promise((resolve, reject) => socket.once(event, () => resolve(socket)).once('error', reject));
+}
+
+function closed(socket: Socket): Promise<boolean> {
+  return new Promise((resolve) => socket.once('close', () => resolve(true)));
+}
+
+async function selfSigned(): Promise<{ cert: Buffer; key: Buffer }> {
+  const dir = await tempDir();
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+  return loadTlsFiles(join(dir, 'c.pem'), join(dir, 'k.pem'));
+}

@@ -2,6 +2,7 @@ import { chmod, lstat, readFile, unlink } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { closeSilentConnections, trackConnections } from './silent-connections';
 
 /** Where the server listens: a TCP address and port, or a unix socket. */
 export type ListenTarget =
@@ -114,6 +115,7 @@ function urlOf(app: FastifyInstance, tls: boolean): string {
  */
 export async function listen(app: FastifyInstance, target: ListenTarget): Promise<string> {
   app.server.headersTimeout = HEADERS_TIMEOUT_MS;
+  trackConnections(app.server);
   if (target.kind === 'socket') return listenSocket(app, target);
   try {
     // An empty address means every interface, as Go's net.Listen(":8080") does.
@@ -136,8 +138,13 @@ export async function shutdown(app: FastifyInstance, graceMs = 10_000): Promise<
     app.server.closeAllConnections();
   }, graceMs);
   // server.close() only drops the connections idle at that moment; a keep-alive connection
-  // whose request finishes later would hold the close until its keep-alive timeout.
-  const sweeper = setInterval(() => app.server.closeIdleConnections(), 50);
+  // whose request finishes later would hold the close until its keep-alive timeout, and one that
+  // never sent a request until the grace period ends.
+  const sweep = (): void => {
+    app.server.closeIdleConnections();
+    closeSilentConnections(app.server);
+  };
+  const sweeper = setInterval(sweep, 50);
   try {
     // Upgraded connections (WebSockets) are not HTTP connections closeAllConnections knows
     // about; their plugin closes them on close, and one more second bounds the wait.

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,7 +82,7 @@ export interface ServerHandle {
   password: string;
   stdout: () => string;
   stderr: () => string;
-  /** SIGTERM, then the exit code (SIGKILL after 10 s). */
+  /** SIGTERM, then the exit code (SIGKILL after 15 s, null). */
   stop: () => Promise<number | null>;
 }
 
@@ -117,14 +117,36 @@ async function untilHealthy(url: string): Promise<void> {
   }
 }
 
+/** Each thread of a process that outlived its grace period: name, state and kernel wait (Linux /proc). */
+function threadStates(pid: number | undefined): string {
+  try {
+    return readdirSync(`/proc/${pid}/task`).map((tid) => {
+      const at = (file: string): string => readFileSync(`/proc/${pid}/task/${tid}/${file}`, 'utf8').trim();
+      return `${tid} ${at('comm')} ${at('stat').replace(/^.*\) /, '').split(' ')[0]} ${at('wchan')}`;
+    }).join('; ');
+  } catch (err) {
+    return `unreadable (${(err as Error).message})`;
+  }
+}
+
 function stopper(child: ChildProcess): () => Promise<number | null> {
   return () => new Promise((resolvePromise) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolvePromise(child.exitCode);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      // A server that died on its own (a crash) is reported apart from one that would not stop.
+      if (child.exitCode === null) console.error(`the server had already died of ${child.signalCode} before it was stopped`);
+      return resolvePromise(child.exitCode);
+    }
+    const asked = Date.now();
+    let threads = '';
     // The server finishes requests in flight for up to 10 s, then cuts them and exits 0 (api.md
     // §12): only a server that outlives that is killed, and its null exit code fails the test.
-    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', (code) => {
+    const kill = setTimeout(() => {
+      threads = threadStates(child.pid);
+      child.kill('SIGKILL');
+    }, 15_000);
+    child.once('exit', (code, signal) => {
       clearTimeout(kill);
+      if (code !== 0) console.error(`the server exited with ${code ?? signal} ${Date.now() - asked} ms after SIGTERM${threads ? `; its threads then: ${threads}` : ''}`);
       resolvePromise(code);
     });
     child.kill('SIGTERM');

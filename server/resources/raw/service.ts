@@ -8,11 +8,11 @@ import { statusBody, statusBodyHeaders } from '../../lib/status-body';
 import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
 import { archiveResponse } from './archive-download';
-import { contentDisposition } from './content-disposition';
+import { contentDisposition } from '../../http/content-disposition';
 import { openRegular } from './disk';
-import { serveFile, type RawResponse } from './send-file';
+import { serveFile, type RawResponse } from '../../http/send-file';
 
-export type { RawResponse } from './send-file';
+export type { RawResponse } from '../../http/send-file';
 
 /** A download request as the raw service sees it. */
 export interface RawRequest {

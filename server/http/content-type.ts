@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
-import { mimeTypes } from '../../fs/mime';
-import { extensionOf } from '../../fs/paths';
-import { isBinary, isMpegTs, SNIFF_BYTES, sniffMime } from '../../fs/sniff';
+import { mimeTypes } from '../fs/mime';
+import { extensionOf } from '../fs/paths';
+import { isBinary, isMpegTs, SNIFF_BYTES, sniffMime } from '../fs/sniff';
 
 const TEXT = 'text/plain; charset=utf-8';
 const BINARY = 'application/octet-stream';

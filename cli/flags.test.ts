@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from './command-table';
 import { GLOBAL_FLAGS, HELP_FLAG, SERVER_FLAGS, SERVE_ONLY_FLAGS, SETTINGS_FLAGS, USER_FLAGS, allFlags, envNames, upperSnake, type FlagDef } from './flags';
 import { showDefault } from './help';
-import { runCli } from './test-io';
+import { runCli } from '../tests/support/cli-io';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

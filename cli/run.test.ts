@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './test-io';
+import { runCli } from '../tests/support/cli-io';
 
 async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'filemgr-cli-'));

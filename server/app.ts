@@ -36,7 +36,7 @@ import type { GateFactory } from './fs/gates';
 import type { HookRunner } from './hooks/hooks';
 import type { RawService } from './resources/raw/service';
 import { previewRoutes } from './resources/preview/routes';
-import type { RawFileServer } from './resources/preview/served';
+import type { RawFileServer } from './http/served';
 import { createPreviewRouteService } from './resources/preview/service';
 import { subtitleRoutes } from './resources/subtitle/routes';
 import { createSubtitleRouteService } from './resources/subtitle/service';

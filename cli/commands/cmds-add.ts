@@ -1,4 +1,4 @@
-import { addEventCommand } from '../../server/resources/settings/event-commands';
+import { addEventCommand } from '../../server/hooks/event-commands';
 import type { Command } from '../command';
 import { openExisting } from '../database';
 import { formatEventCommands } from './cmds-ls';

@@ -1,4 +1,4 @@
-import { listEventCommands } from '../../server/resources/settings/event-commands';
+import { listEventCommands } from '../../server/hooks/event-commands';
 import type { Command } from '../command';
 import { openExisting } from '../database';
 import { serviceCall } from './users-shared';

@@ -1,4 +1,4 @@
-import { removeEventCommands } from '../../server/resources/settings/event-commands';
+import { removeEventCommands } from '../../server/hooks/event-commands';
 import type { Command } from '../command';
 import { openExisting } from '../database';
 import { formatEventCommands } from './cmds-ls';

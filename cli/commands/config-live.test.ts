@@ -9,7 +9,7 @@ import type { AssetSource } from '../../server/lib/assets';
 import { INDEX_TEMPLATE_KEY } from '../../server/plugins/web-assets/manifest';
 import type { Database } from '../../server/state/schema';
 import { openFileStore } from '../../server/state/store';
-import { runCli } from '../test-io';
+import { runCli } from '../../tests/support/cli-io';
 
 const PASSWORD = 'a-long-Pa55word!';
 

@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/state/schema';
 import { run } from '../run';
-import { memoryIo, runCli } from '../test-io';
+import { memoryIo, runCli } from '../../tests/support/cli-io';
 
 const FIXTURES = join(__dirname, 'fixtures');
 

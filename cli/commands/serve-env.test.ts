@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { run } from '../run';
-import { memoryIo, runCli } from '../test-io';
+import { memoryIo, runCli } from '../../tests/support/cli-io';
 
 const PASSWORD = 'a-long-Pa55word!';
 const LISTENING = /listening on (\S+?)"/;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/state/schema';
 import { SETTINGS_FLAGS, USER_FLAGS } from '../flags';
 import { run } from '../run';
-import { memoryIo, runCli } from '../test-io';
+import { memoryIo, runCli } from '../../tests/support/cli-io';
 
 async function workdir(): Promise<string> {
   const cwd = await mkdtemp(join(tmpdir(), 'filemgr-serve-'));

@@ -7,7 +7,7 @@ import { defaultServerConfig } from '../../server/config';
 import { noAssets } from '../../server/lib/assets';
 import type { Database } from '../../server/state/schema';
 import { openFileStore } from '../../server/state/store';
-import { runCli } from '../test-io';
+import { runCli } from '../../tests/support/cli-io';
 
 const FIXTURE = join(__dirname, 'fixtures', 'filebrowser-users.json');
 

@@ -11,7 +11,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { Agent, request, type ClientRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -21,7 +20,8 @@ import { startFilemgr } from './filemgr-process';
 import { median, type Benchmark, type Figure } from './measure';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SELF = fileURLToPath(import.meta.url);
+// The child side lives with the test helpers it uses: the benchmark spawns it, never imports it.
+const TEST_APP_SERVER = join(ROOT, 'tests/support/serve-test-app.ts');
 const SOURCE_BYTES = 16 * 1024 * 1024;
 const TUS_CHUNK = 10 * 1024 * 1024;
 
@@ -45,7 +45,7 @@ export interface BenchServer {
 
 /** Starts `buildTestApp` with `config` in a child process and waits for its address. */
 export async function startBenchServer(config: Partial<ServerConfig>): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, 'serve', JSON.stringify(config)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', TEST_APP_SERVER, JSON.stringify(config)], {
     cwd: ROOT,
     env: { ...process.env, TSX_TSCONFIG_PATH: join(ROOT, 'build/tsconfig.json') },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -84,16 +84,6 @@ export async function startExecutableServer(): Promise<BenchServer> {
       await rm(root, { recursive: true, force: true });
     },
   };
-}
-
-/** The child side: a test app on a free port; prints `{port, root, token}` and serves until SIGTERM. */
-async function serve(json: string): Promise<void> {
-  const { buildTestApp } = await import('../../tests/support/test-app');
-  const t = await buildTestApp({ config: JSON.parse(json) as Partial<ServerConfig> });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as AddressInfo;
-  process.stdout.write(`${JSON.stringify({ port, root: t.root, token: t.token() })}\n`);
-  process.once('SIGTERM', () => void t.close().then(() => process.exit(0)));
 }
 
 /** Writes `total` bytes of `source` (repeated) into a request, honouring backpressure. */
@@ -256,8 +246,7 @@ export async function run(log: (line: string) => void = console.log): Promise<Fi
 export const uploadBenchmark: Benchmark = { name: 'upload', title: 'M4: upload throughput (raw POST and tus) against fs', run };
 
 if (process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === import.meta.url) {
-  const main = process.argv[2] === 'serve' ? serve(process.argv[3] ?? '{}') : run().then(() => undefined);
-  main.catch((err: unknown) => {
+  run().catch((err: unknown) => {
     console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
     process.exitCode = 1;
   });

@@ -1,4 +1,5 @@
-import { HOOK_EVENTS } from '../state/initial';
+import { DEFAULT_TUS, HOOK_EVENTS } from '../state/initial';
+import { createModes } from '../state/modes';
 import type { Settings } from '../state/schema';
 
 export const DEFAULT_MIN_PASSWORD_LENGTH = 12;
@@ -23,10 +24,9 @@ export function effectiveSettings(s: Settings): Settings {
     ...s,
     userHomeBasePath: s.userHomeBasePath || DEFAULT_HOME_BASE,
     logoutPage: s.logoutPage || DEFAULT_LOGOUT_PAGE,
-    tus: tusUnset ? { chunkSize: 10 * 1024 * 1024, retryCount: 5 } : { ...s.tus },
+    tus: tusUnset ? { ...DEFAULT_TUS } : { ...s.tus },
     minimumPasswordLength: s.minimumPasswordLength || DEFAULT_MIN_PASSWORD_LENGTH,
-    fileMode: s.fileMode || 0o640,
-    dirMode: s.dirMode || 0o750,
+    ...createModes(s),
     commands: withHookKeys(s.commands),
     shell: s.shell ?? [],
     rules: s.rules ?? [],

@@ -6,7 +6,8 @@ import { errnoCode, fsError } from './fs-error';
 import { isTempName } from './hidden';
 import { joinPath } from './paths';
 import type { PathGate, Target } from './scope';
-import { type CreateModes, makeParent, removeIfPresent, syncDir, tempSibling } from './write';
+import { syncDir } from '../lib/sync-dir';
+import { type CreateModes, lstatOrNull, makeParent, removeIfPresent, tempSibling } from './write';
 
 /** Collects the failures of a tree copy: the copy goes on, the request then fails (api.md §3.9). */
 class Failures {
@@ -97,15 +98,6 @@ export async function copyTree(gate: PathGate, { src, dst }: Pair, modes: Create
   failures.throwAny();
 }
 
-async function existsAt(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Test seam for moves: the rename call (default fs.rename). */
 export interface MoveOptions extends CreateModes {
   rename?: (from: string, to: string) => Promise<void>;
@@ -129,7 +121,7 @@ export async function moveTree(gate: PathGate, { src, dst }: Pair, opts: MoveOpt
     if (code === 'ENOTDIR' || code === 'EISDIR') throw new AppError('exists');
     if (code !== 'EXDEV' && code !== 'ENOTEMPTY' && code !== 'EEXIST') throw fsError(err);
   }
-  const existed = await existsAt(dst.real);
+  const existed = (await lstatOrNull(dst.real, { lenient: true })) !== null;
   try {
     await copyTree(gate, { src, dst }, opts);
   } catch (err) {

@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { isWithin, joinPath } from './paths';
+import { isWithin } from '../lib/within';
+import { joinPath } from './paths';
 
 /**
  * The recognisable prefix of every temporary file filemgr writes among user files (atomic saves,

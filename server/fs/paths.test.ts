@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseName, canonicalPath, cleanPath, extensionOf, isWithin, joinPath, numberedName, parentPath } from './paths';
+import { isWithin } from '../lib/within';
+import { baseName, canonicalPath, cleanPath, extensionOf, joinPath, numberedName, parentPath } from './paths';
 
 describe('canonicalPath', () => {
   it.each([

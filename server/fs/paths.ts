@@ -62,13 +62,6 @@ export function extensionOf(name: string): string {
   return i < 0 ? '' : name.slice(i);
 }
 
-/** True when `path` equals `dir` or lies below it, on a '/' boundary (user or real paths). */
-export function isWithin(dir: string, path: string): boolean {
-  if (dir === '/' || dir === path) return true;
-  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
-  return path.startsWith(prefix);
-}
-
 /**
  * The first free name of `name(1).ext`, `name(2).ext`, ... (api.md §3.9 step 6): ext is the last
  * `.xxx`, so 'a.tar.gz' -> 'a.tar(1).gz' and '.bashrc' -> '(1).bashrc'.

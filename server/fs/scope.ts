@@ -2,7 +2,8 @@ import { basename, dirname, join } from 'node:path';
 import { AppError } from '../errors';
 import { fsError } from './fs-error';
 import { type HiddenFiles, noHiddenFiles, TEMP_PREFIX } from './hidden';
-import { cleanPath, isWithin } from './paths';
+import { isWithin } from '../lib/within';
+import { cleanPath } from './paths';
 import { resolveTarget } from './resolve-symlinks';
 
 /**

@@ -1,7 +1,14 @@
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 
 /** api.md §12: type detection reads at most the first 512 bytes. */
 export const SNIFF_BYTES = 512;
+
+/** Reads up to the first 512 bytes of an open file; a read error is thrown. */
+export async function readHandleHead(fh: FileHandle): Promise<Buffer> {
+  const buf = Buffer.alloc(SNIFF_BYTES);
+  const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
+  return buf.subarray(0, bytesRead);
+}
 
 /** Reads up to the first 512 bytes of a file (an unreadable file reads as empty). */
 export async function readHead(realPath: string): Promise<Buffer> {
@@ -12,9 +19,7 @@ export async function readHead(realPath: string): Promise<Buffer> {
     return Buffer.alloc(0);
   }
   try {
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
-    return buf.subarray(0, bytesRead);
+    return await readHandleHead(fh);
   } catch {
     return Buffer.alloc(0);
   } finally {

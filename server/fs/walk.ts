@@ -1,9 +1,10 @@
 import type { BigIntStats } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isTempName } from './hidden';
 import { joinPath } from './paths';
 import type { PathGate, Target } from './scope';
+import { lstatOrNull } from './write';
 
 /** One entry met by `walk`, described by lstat (symlinks are never descended into). */
 export interface WalkEntry {
@@ -39,14 +40,6 @@ async function sortedNames(real: string): Promise<string[]> {
   }
 }
 
-async function lstatOrNull(real: string): Promise<BigIntStats | null> {
-  try {
-    return await lstat(real, { bigint: true });
-  } catch {
-    return null;
-  }
-}
-
 async function visible(gate: PathGate, real: string, s: BigIntStats): Promise<boolean> {
   if (gate.hides(real)) return false;
   if (!s.isSymbolicLink()) return true;
@@ -79,7 +72,7 @@ async function* walkDir(gate: PathGate, dir: Dir, opts: WalkOptions): AsyncGener
     if (opts.signal?.aborted) return;
     if (isTempName(name)) continue;
     const entry: Dir = { path: joinPath(dir.path, name), real: join(dir.real, name), depth: dir.depth + 1 };
-    const s = await lstatOrNull(entry.real);
+    const s = await lstatOrNull(entry.real, { lenient: true });
     if (!s || !(await visible(gate, entry.real, s))) continue;
     const allowed = opts.unchecked === true || gate.allows(entry.path);
     if (allowed) yield { ...entry, stat: s };

@@ -4,6 +4,7 @@ import { chmod, chown, lstat, mkdir, open, rename, rm, stat, type FileHandle } f
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors';
+import { syncDir } from '../lib/sync-dir';
 import { BatchedWriter, writeBody, type PositionalFile } from './batched-writer';
 import { errnoCode, fsError, parentError } from './fs-error';
 import { TEMP_PREFIX } from './hidden';
@@ -25,12 +26,15 @@ export function tempSibling(path: string): string {
   return join(dirname(path), `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
 }
 
-/** lstat (bigint), or null when nothing is there; other errors are thrown. */
-export async function lstatOrNull(path: string): Promise<BigIntStats | null> {
+/**
+ * lstat (bigint), or null when nothing is there; other errors are thrown, unless `lenient`
+ * (a walk or a probe that reads any failure, such as a racing delete, as nothing there).
+ */
+export async function lstatOrNull(path: string, opts: { lenient?: boolean } = {}): Promise<BigIntStats | null> {
   try {
     return await lstat(path, { bigint: true });
   } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return null;
+    if (opts.lenient === true || errnoCode(err) === 'ENOENT') return null;
     throw err;
   }
 }
@@ -53,19 +57,6 @@ export async function removeIfPresent(path: string, opts: { recursive: boolean }
     await rm(path, { force: true, recursive: opts.recursive });
   } catch (err) {
     if (errnoCode(err) !== 'ENOTDIR') throw fsError(err);
-  }
-}
-
-/** fsyncs a directory so a rename in it survives a power cut; some filesystems refuse, harmlessly. */
-export async function syncDir(dir: string): Promise<void> {
-  let fh: FileHandle | undefined;
-  try {
-    fh = await open(dir, 'r');
-    await fh.sync();
-  } catch {
-    // The rename already happened; durability is best effort where directories cannot be synced.
-  } finally {
-    await fh?.close();
   }
 }
 

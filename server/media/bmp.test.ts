@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBmp } from './bmp';
-import { encodeBmp, pattern } from './test-images';
+import { encodeBmp, pattern } from '../../tests/support/test-images';
 
 let dir: string;
 beforeAll(async () => {

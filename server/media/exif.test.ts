@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JPEG_HEAD_BYTES, readJpegExif, readJpegHead } from './exif';
-import { exifTiff, twoTone, withApp1 } from './test-images';
+import { exifTiff, twoTone, withApp1 } from '../../tests/support/test-images';
 
 let photo: Buffer;
 let thumb: Buffer;

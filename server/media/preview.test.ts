@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPreviewService, imageKindOf, isPreviewSize, previewFormat, type PreviewOptions, type PreviewSize } from './preview';
-import { describe as describeImage, encodeBmp, exifTiff, orientedJpeg, pattern, twoTone, withApp1 } from './test-images';
+import { describe as describeImage, encodeBmp, exifTiff, orientedJpeg, pattern, twoTone, withApp1 } from '../../tests/support/test-images';
 
 let dir: string;
 beforeEach(async () => {

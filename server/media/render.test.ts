@@ -5,7 +5,7 @@ import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orientJpeg, renderImage, type OutputFormat, type RenderSpec } from './render';
-import { describe as describeImage, orientedJpeg, pixel, twoTone } from './test-images';
+import { describe as describeImage, orientedJpeg, pixel, twoTone } from '../../tests/support/test-images';
 
 let dir: string;
 beforeAll(async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { stat, unlink, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { AppError } from '../errors';
+import { isWithin } from '../lib/within';
 import type { Rule, Settings, UserRecord } from '../state/schema';
 import { compileRuleRegex } from './regex';
 
@@ -92,7 +93,7 @@ function matches(rule: CompiledRule, path: string, fold: boolean): boolean {
   if (rule.path === '/') return true;
   // Whole segments only: rule /uploads matches /uploads and /uploads/x, never /uploads_backup.
   const [rulePath, target] = fold ? [rule.lowerPath, path.toLowerCase()] : [rule.path, path];
-  return target === rulePath || target.startsWith(`${rulePath}/`);
+  return isWithin(rulePath, target);
 }
 
 function rulesAllow(ctx: RuleContext, path: string): boolean {

@@ -1,5 +1,6 @@
 import { compileRuleRegex } from '../rules/regex';
-import { defaultServerSettings, emptyHookCommands, quickSetupDefaults } from '../state/initial';
+import { createModes } from '../state/modes';
+import { DEFAULT_TUS, defaultServerSettings, emptyHookCommands, quickSetupDefaults } from '../state/initial';
 import type { Auther, Database, Rule, ServerSettings, Settings, UserDefaults } from '../state/schema';
 import { ConfigFormatError, FieldReader } from './field-reader';
 
@@ -133,13 +134,12 @@ function readSettings(s: FieldReader, key: string): Settings {
     authMethod,
     logoutPage: s.string('logoutPage', '') || '/login',
     branding: readBranding(s.child('branding')),
-    tus: { chunkSize: tus?.uint('chunkSize', 0) || 10485760, retryCount: tus?.uint('retryCount', 0) || 5 },
+    tus: { chunkSize: tus?.uint('chunkSize', 0) || DEFAULT_TUS.chunkSize, retryCount: tus?.uint('retryCount', 0) || DEFAULT_TUS.retryCount },
     commands: readCommands(s.child('commands')),
     shell: s.strings('shell', []),
     rules: s.list('rules').map((rule, i) => readRule(rule, `settings.rules[${i}]`)),
     minimumPasswordLength: s.uint('minimumPasswordLength', 0) || 12,
-    fileMode: s.uint('fileMode', 0) || 0o640,
-    dirMode: s.uint('dirMode', 0) || 0o750,
+    ...createModes({ fileMode: s.uint('fileMode', 0), dirMode: s.uint('dirMode', 0) }),
     hideDotfiles: s.bool('hideDotfiles', false),
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { syncDir } from '../lib/sync-dir';
 
 /**
  * Writes `data` to `path` so that a reader sees either the old or the new file, never a mix:
@@ -26,15 +27,4 @@ export async function writeFileAtomic(path: string, data: string | Buffer, mode 
     throw err;
   }
   await syncDir(dirname(path));
-}
-
-async function syncDir(dir: string): Promise<void> {
-  const dh = await open(dir, 'r');
-  try {
-    await dh.sync();
-  } catch {
-    // Some filesystems refuse fsync on directories; the rename itself already happened.
-  } finally {
-    await dh.close();
-  }
 }

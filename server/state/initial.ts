@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_DIR_MODE, DEFAULT_FILE_MODE } from './modes';
 import { SCHEMA_VERSION, type Database, type ServerSettings, type Settings, type UserDefaults } from './schema';
+
+/** Upstream's tus settings (api.md §7): the default, and what a stored all-zero pair means. */
+export const DEFAULT_TUS: Readonly<{ chunkSize: number; retryCount: number }> = { chunkSize: 10 * 1024 * 1024, retryCount: 5 };
 
 /** The ten event-hook keys that always exist in settings.commands (api.md §3.3). */
 export const HOOK_EVENTS = ['save', 'copy', 'rename', 'upload', 'delete'] as const;
@@ -43,13 +47,13 @@ export function newSettings(authMethod: 'json' | 'noauth'): Settings {
     authMethod,
     logoutPage: '/login',
     branding: { name: '', disableExternal: false, disableUsedPercentage: false, files: '', theme: '', color: '' },
-    tus: { chunkSize: 10 * 1024 * 1024, retryCount: 5 },
+    tus: { ...DEFAULT_TUS },
     commands: emptyHookCommands(),
     shell: [],
     rules: [],
     minimumPasswordLength: 12,
-    fileMode: 0o640,
-    dirMode: 0o750,
+    fileMode: DEFAULT_FILE_MODE,
+    dirMode: DEFAULT_DIR_MODE,
     hideDotfiles: false,
   };
 }

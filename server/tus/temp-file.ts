@@ -5,7 +5,8 @@ import { basename, dirname, join } from 'node:path';
 import { AppError } from '../errors';
 import { errnoCode, fsError } from '../fs/fs-error';
 import { TEMP_PREFIX } from '../fs/hidden';
-import { keepIdentity, lstatOrNull, syncDir } from '../fs/write';
+import { keepIdentity, lstatOrNull } from '../fs/write';
+import { syncDir } from '../lib/sync-dir';
 
 /**
  * Where an unfinished tus upload lives (api.md §14): a hidden temporary file beside its target,

@@ -1,5 +1,6 @@
 import type { PageConfig } from '@contract/page-config';
 import type { ServerConfig } from '../../config';
+import { DEFAULT_TUS } from '../../state/initial';
 import type { Auther, Settings } from '../../state/schema';
 
 export interface PageConfigInput {
@@ -10,7 +11,6 @@ export interface PageConfigInput {
   hasCustomCss: boolean;
 }
 
-const DEFAULT_TUS = { chunkSize: 10 * 1024 * 1024, retryCount: 5 };
 
 /** LoginPage per auth method (api.md §2.4): json and hook show a form, proxy and noauth do not. */
 function hasLoginPage(authMethod: string): boolean {

@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../config';
-import { twoTone } from '../../media/test-images';
+import { twoTone } from '../../../tests/support/test-images';
 import { buildTestApp, type TestApp } from '../../../tests/support/test-app';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { RawQuerySchema } from '../../contract/raw';
-import { sendServed } from './served';
+import { sendServed } from '../../http/served';
 import type { PreviewRouteService } from './service';
 
 export interface PreviewRoutesOptions {

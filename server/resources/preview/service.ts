@@ -7,8 +7,8 @@ import type { PathGate, Target } from '../../fs/scope';
 import { isPreviewSize, type PreviewService, type PreviewSize } from '../../media/preview';
 import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
-import { contentDisposition } from '../raw/content-disposition';
-import { serveBytes, statusServed, type RawFileServer, type ServeRequest, type Served } from './served';
+import { contentDisposition } from '../../http/content-disposition';
+import { serveBytes, statusServed, type RawFileServer, type ServeRequest, type Served } from '../../http/served';
 
 /** What the preview route's service needs; app.ts composes it. */
 export interface PreviewRouteDeps {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ResourceSchema } from '../../contract/resource';
 import { PublicShareQuerySchema, type PublicShareQuery } from '../../contract/share';
-import { rawRequest, sendRaw } from '../raw/routes';
+import { rawRequest, sendRaw } from '../../http/raw-request';
 import type { PublicRequest, PublicService } from './service';
 
 export interface PublicRoutesOptions {

@@ -5,7 +5,8 @@ import { listDirectory } from '../../fs/listing';
 import { baseName, parentPath } from '../../fs/paths';
 import type { PathGate } from '../../fs/scope';
 import { subtitleFinder } from '../../fs/subtitles';
-import type { RawRequest, RawResponse } from '../raw/service';
+import type { RawRequest } from '../../http/raw-request';
+import type { RawResponse } from '../../http/send-file';
 import { openShare, type AccessDeps, type OpenShare, type PublicRequest } from './access';
 
 export type { PublicRequest } from './access';

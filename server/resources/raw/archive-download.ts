@@ -7,10 +7,10 @@ import { baseName, parentPath } from '../../fs/paths';
 import type { PathGate, Target } from '../../fs/scope';
 import { archiveEntries, type ArchiveRoot } from './archive-entries';
 import { coalesce } from './coalesce';
-import { contentDisposition } from './content-disposition';
+import { contentDisposition } from '../../http/content-disposition';
 import { selectedOnDisk } from './disk';
 import { archiveName, commonDir, parseSelection } from './selection';
-import type { RawResponse } from './send-file';
+import type { RawResponse } from '../../http/send-file';
 
 /** What an archive download needs besides the directory. */
 export interface ArchiveRequest {

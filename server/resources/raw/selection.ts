@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { AppError } from '../../errors';
+import { isWithin } from '../../lib/within';
 
 function decodeItem(item: string): string {
   // Upstream keeps a literal '+' (the frontend never encodes it as a space) and URL-unescapes once
@@ -9,10 +10,6 @@ function decodeItem(item: string): string {
   } catch {
     throw new AppError('bad_request', 'invalid files selection: malformed percent-encoding');
   }
-}
-
-function isWithin(path: string, dir: string): boolean {
-  return path === dir || dir === '/' || path.startsWith(`${dir}/`);
 }
 
 /**
@@ -31,7 +28,7 @@ export function parseSelection(dir: string, files: string | undefined): string[]
     return posix.join(dir, '/', name).replace(/(.)\/$/, '$1');
   });
   const unique = [...new Set(paths)];
-  return unique.filter((path) => !unique.some((other) => other !== path && isWithin(path, other)));
+  return unique.filter((path) => !unique.some((other) => other !== path && isWithin(other, path)));
 }
 
 /**

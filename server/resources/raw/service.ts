@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from '../../errors';
 import type { GateFactory } from '../../fs/gates';
 import { statTarget } from '../../fs/info';
@@ -8,24 +7,10 @@ import { statusBody, statusBodyHeaders } from '../../lib/status-body';
 import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
 import { archiveResponse } from './archive-download';
-import { contentDisposition } from './content-disposition';
+import { contentDisposition } from '../../http/content-disposition';
 import { openRegular } from './disk';
-import { serveFile, type RawResponse } from './send-file';
-
-export type { RawResponse } from './send-file';
-
-/** A download request as the raw service sees it. */
-export interface RawRequest {
-  /** The user path after the route prefix, as requested. */
-  path: string;
-  method: string;
-  headers: IncomingHttpHeaders;
-  query: { inline?: string; files?: string; algo?: string };
-  /** Aborted when the client went away: stops archive walks and compressors. */
-  signal: AbortSignal;
-  /** Reports archive members left out. */
-  onSkip: (path: string, err: Error) => void;
-}
+import type { RawRequest } from '../../http/raw-request';
+import { serveFile, type RawResponse } from '../../http/send-file';
 
 export interface RawServiceDeps {
   gates: GateFactory;

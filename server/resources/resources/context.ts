@@ -1,8 +1,9 @@
 import type { ServerConfig } from '../../config';
 import type { GateFactory } from '../../fs/gates';
-import type { PathGate, Target } from '../../fs/scope';
+import type { PathGate } from '../../fs/scope';
 import type { CreateModes } from '../../fs/write';
-import type { HookContext, HookRunner } from '../../hooks/hooks';
+import type { HookRunner } from '../../hooks/hooks';
+import { createModes } from '../../state/modes';
 import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
 
@@ -21,13 +22,7 @@ export function gateOf(deps: ResourcesDeps, user: UserRecord): Promise<PathGate>
   return deps.gates.forUser(user, deps.store.data().settings);
 }
 
-/** The hooks' view of an operation: real paths, the stored scope, the user name (api.md §9). */
-export function hookContext(gate: PathGate, user: UserRecord, t: { file: Target; destination?: Target }): HookContext {
-  return { file: t.file.lexical, destination: t.destination?.lexical ?? gate.root, scope: user.scope, username: user.username };
-}
-
 /** settings.fileMode / dirMode, with upstream's defaults for 0 (api.md §7). */
 export function modesOf(deps: ResourcesDeps): CreateModes {
-  const s = deps.store.data().settings;
-  return { fileMode: s.fileMode || 0o640, dirMode: s.dirMode || 0o750 };
+  return createModes(deps.store.data().settings);
 }

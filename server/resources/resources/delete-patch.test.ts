@@ -3,7 +3,7 @@ import { lstat, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../tests/support/test-app';
-import { call, canMountTmpfs, userWith, withTmpfs } from './test-kit';
+import { call, canMountTmpfs, userWith, withTmpfs } from '../../../tests/support/resource-calls';
 
 const start = appsForEachTest();
 const exists = (p: string) => lstat(p).then(() => true, () => false);

@@ -7,7 +7,7 @@ import { createGateFactory } from '../../fs/gates';
 import { TEMP_PREFIX } from '../../fs/hidden';
 import { createHookRunner } from '../../hooks/hooks';
 import { createResourcesService } from './service';
-import { call, userWith } from './test-kit';
+import { call, userWith } from '../../../tests/support/resource-calls';
 
 const start = appsForEachTest();
 

@@ -3,7 +3,7 @@ import { lstat, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestAppOptions } from '../../../tests/support/test-app';
-import { call, userWith } from './test-kit';
+import { call, userWith } from '../../../tests/support/resource-calls';
 
 const start = appsForEachTest();
 const exists = (p: string) => lstat(p).then(() => true, () => false);

@@ -1,13 +1,16 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '../../errors';
-import { existsAt, statTarget } from '../../fs/info';
-import { cleanPath, isWithin } from '../../fs/paths';
+import { statTarget } from '../../fs/info';
+import { cleanPath } from '../../fs/paths';
 import type { PathGate, Target } from '../../fs/scope';
 import { etagOf } from '../../fs/stat-format';
+import { checkUploadTarget } from '../../fs/upload-target';
 import { walk } from '../../fs/walk';
 import { discardFile, makeDirectory, removeTree, writeFileAtomic } from '../../fs/write';
+import { hookContext } from '../../hooks/context';
+import { isWithin } from '../../lib/within';
 import type { UserRecord } from '../../state/schema';
-import { gateOf, hookContext, modesOf, type ResourcesDeps } from './context';
+import { gateOf, modesOf, type ResourcesDeps } from './context';
 
 export interface CreateRequest {
   /** The raw request path; a trailing '/' creates a directory. */
@@ -30,13 +33,8 @@ export async function createResource(deps: ResourcesDeps, user: UserRecord, req:
     await deps.hooks.around('upload', ctx, () => makeDirectory(target, modes.dirMode));
     return undefined;
   }
-  const existed = await existsAt(target);
-  if (existed) {
-    if (!req.override) throw new AppError('exists');
-    if (!user.perm.modify) throw new AppError('forbidden');
-    if ((await statTarget(target)).effective.isDirectory()) throw new AppError('bad_request', 'cannot upload to a directory');
-    await deps.previews?.invalidate(target.lexical);
-  }
+  const existed = await checkUploadTarget(user, target, { raw: req.raw, override: req.override, tus: false });
+  if (existed) await deps.previews?.invalidate(target.lexical);
   try {
     const s = await deps.hooks.around('upload', ctx, () => writeFileAtomic(target, req.body, modes));
     return etagOf(s);

@@ -2,11 +2,13 @@ import type { ResourcePatchQuery } from '../../contract/resource';
 import { AppError } from '../../errors';
 import { copyTree, moveTree } from '../../fs/copy-move';
 import { identityOf } from '../../fs/info';
-import { baseName, canonicalPath, cleanPath, isWithin, joinPath, numberedName, parentPath } from '../../fs/paths';
+import { baseName, canonicalPath, cleanPath, joinPath, numberedName, parentPath } from '../../fs/paths';
+import { isWithin } from '../../lib/within';
 import type { PathGate, Target } from '../../fs/scope';
 import type { UserRecord } from '../../state/schema';
 import { checkDescendants } from './mutate';
-import { gateOf, hookContext, modesOf, type ResourcesDeps } from './context';
+import { hookContext } from '../../hooks/context';
+import { gateOf, modesOf, type ResourcesDeps } from './context';
 
 type Action = 'copy' | 'rename';
 

@@ -2,7 +2,7 @@ import { readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appsForEachTest } from '../../../tests/support/per-test';
-import { call } from './test-kit';
+import { call } from '../../../tests/support/resource-calls';
 
 /**
  * api.md §14: filesystem errors the request caused (ENOTDIR, EISDIR, ENAMETOOLONG, ELOOP) answer

@@ -5,7 +5,7 @@ import { chmod, lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEMP_PREFIX } from '../../fs/hidden';
-import { call, canMountTmpfs, userWith, withTmpfs } from './test-kit';
+import { call, canMountTmpfs, userWith, withTmpfs } from '../../../tests/support/resource-calls';
 
 const start = appsForEachTest();
 const exists = (p: string) => lstat(p).then(() => true, () => false);

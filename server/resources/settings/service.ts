@@ -1,10 +1,11 @@
 import { realpath } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { SettingsInput, SettingsView } from '../../contract/settings';
 import { fullPerms } from '../../accounts/records';
 import { effectiveSettings, normalizeOnSave } from '../../accounts/settings-normalize';
 import type { ServerConfig } from '../../config';
 import { AppError } from '../../errors';
+import { isWithin } from '../../lib/within';
 import { validateRules } from '../../rules/rules';
 import type { Settings, UserDefaults, UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
@@ -87,8 +88,7 @@ async function assertBrandingOutsideRoot(files: string, root: string): Promise<v
   if (files.trim() === '') return;
   const real = async (p: string): Promise<string> => realpath(p).catch(() => resolve(p));
   const [dir, top] = await Promise.all([real(resolve(files)), real(resolve(root))]);
-  const rel = relative(top, dir);
-  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+  if (isWithin(top, dir)) {
     throw new AppError('bad_request', 'branding.files must not lie inside the served root');
   }
 }

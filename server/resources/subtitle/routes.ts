@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { RawQuerySchema } from '../../contract/raw';
-import { sendServed } from '../preview/served';
+import { sendServed } from '../../http/served';
 import type { SubtitleRouteService } from './service';
 
 export interface SubtitleRoutesOptions {

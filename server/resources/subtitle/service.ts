@@ -5,8 +5,8 @@ import { baseName } from '../../fs/paths';
 import { readSubtitleAsVtt, subtitleKindOf } from '../../media/subtitles';
 import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
-import { contentDisposition } from '../raw/content-disposition';
-import { serveBytes, statusServed, type RawFileServer, type ServeRequest, type Served } from '../preview/served';
+import { contentDisposition } from '../../http/content-disposition';
+import { serveBytes, statusServed, type RawFileServer, type ServeRequest, type Served } from '../../http/served';
 
 /** What the subtitle route's service needs; app.ts composes it. */
 export interface SubtitleRouteDeps {

@@ -1,11 +1,12 @@
-import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../errors';
 import type { GateFactory } from '../../fs/gates';
-import { statTarget } from '../../fs/info';
 import { cleanPath } from '../../fs/paths';
 import type { PathGate, Target } from '../../fs/scope';
+import { checkUploadTarget } from '../../fs/upload-target';
+import { hookContext } from '../../hooks/context';
 import type { HookRunner } from '../../hooks/hooks';
+import { createModes } from '../../state/modes';
 import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
 import { appendBody, sizeOf } from '../../tus/append';
@@ -72,7 +73,7 @@ async function complete(deps: TusDeps, user: UserRecord, done: { upload: Upload;
   await renameIntoPlace(upload.temp, upload.target);
   deps.registry.finish(upload);
   await deps.previews?.invalidate(at.target.lexical).catch((err: unknown) => deps.report?.(err));
-  const ctx = { file: at.target.lexical, destination: at.gate.root, scope: user.scope, username: user.username };
+  const ctx = hookContext(at.gate, user, { file: at.target });
   await deps.hooks.around('upload', ctx, () => Promise.resolve()).catch((err: unknown) => deps.report?.(err));
 }
 
@@ -82,8 +83,8 @@ async function createUpload(deps: TusDeps, user: UserRecord, req: CreateUploadRe
   // Validated before anything on disk is touched (api.md §13 item 11).
   const length = parseUploadLength(req.length);
   const at = await locate(deps, user, req.raw);
-  await checkTarget(user, at.target, { raw: req.raw, override: req.override });
-  const upload = await deps.registry.create(at.owner, { length, ...modesOf(deps.store) });
+  await checkUploadTarget(user, at.target, { raw: req.raw, override: req.override, tus: true });
+  const upload = await deps.registry.create(at.owner, { length, ...createModes(deps.store.data().settings) });
   if (length === 0) await deps.registry.exclusive(upload, () => complete(deps, user, { upload, at }));
 }
 
@@ -141,23 +142,3 @@ export function createTusService(deps: TusDeps) {
 }
 
 export type TusService = ReturnType<typeof createTusService>;
-
-/** POST checks of an existing target (§3.17 steps 3-4): a folder is 400, else override and modify. */
-async function checkTarget(user: UserRecord, target: Target, req: { raw: string; override: boolean }): Promise<void> {
-  const folder = `cannot upload to a directory ${basename(target.path) || '/'}`;
-  if (target.path === '/' || req.raw.endsWith('/')) throw new AppError('bad_request', folder);
-  const s = await statTarget(target).catch((err: unknown) => {
-    if (err instanceof AppError && err.code === 'not_found') return undefined;
-    throw err;
-  });
-  if (!s || s.dangling) return;
-  if (s.effective.isDirectory()) throw new AppError('bad_request', folder);
-  if (!req.override) throw new AppError('exists');
-  if (!user.perm.modify) throw new AppError('forbidden');
-}
-
-/** settings.fileMode / dirMode, with upstream's defaults for 0 (api.md §7). */
-function modesOf(store: Store): { fileMode: number; dirMode: number } {
-  const s = store.data().settings;
-  return { fileMode: s.fileMode || 0o640, dirMode: s.dirMode || 0o750 };
-}

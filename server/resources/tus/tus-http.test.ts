@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { noAssets } from '../../lib/assets';
 import { buildTestApp, type TestApp } from '../../../tests/support/test-app';
-import { OCTET } from './tus-test-client';
+import { OCTET } from '../../../tests/support/tus-client';
 
 // A real listening server: keep-alive reuse after refusals, and the real tus-js-client (the one
 // the UI uses) uploading through cut connections and a server restart.

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { noAssets } from '../../lib/assets';
 import { buildTestApp, type TestApp } from '../../../tests/support/test-app';
-import { buildTusTestApp, bytes, tusTestClient } from './tus-test-client';
+import { buildTusTestApp, bytes, tusTestClient } from '../../../tests/support/tus-client';
 
 let t: TestApp;
 const { tus, as, create, patch, namesIn, temps } = tusTestClient(() => t);

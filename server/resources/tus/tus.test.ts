@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../tests/support/test-app';
-import { buildTusTestApp, bytes, OCTET, tusTestClient } from './tus-test-client';
+import { buildTusTestApp, bytes, OCTET, tusTestClient } from '../../../tests/support/tus-client';
 
 let t: TestApp;
 const { tus, as, create, patch, namesIn, temps } = tusTestClient(() => t);

@@ -1,7 +1,7 @@
 import { appsForEachTest } from '../../../tests/support/per-test';
 import { statfs } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { call } from '../resources/test-kit';
+import { call } from '../../../tests/support/resource-calls';
 
 const start = appsForEachTest();
 

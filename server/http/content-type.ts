@@ -1,16 +1,10 @@
 import type { FileHandle } from 'node:fs/promises';
-import { mimeTypes } from '../../fs/mime';
-import { extensionOf } from '../../fs/paths';
-import { isBinary, isMpegTs, SNIFF_BYTES, sniffMime } from '../../fs/sniff';
+import { mimeTypes } from '../fs/mime';
+import { extensionOf } from '../fs/paths';
+import { isBinary, isMpegTs, readHandleHead, sniffMime } from '../fs/sniff';
 
 const TEXT = 'text/plain; charset=utf-8';
 const BINARY = 'application/octet-stream';
-
-async function readHead(fh: FileHandle): Promise<Buffer> {
-  const buf = Buffer.alloc(SNIFF_BYTES);
-  const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
-  return buf.subarray(0, bytesRead);
-}
 
 /** What the first bytes prove: a media signature, else text or binary (Go's DetectContentType). */
 function sniffed(head: Buffer): string {
@@ -24,7 +18,7 @@ function sniffed(head: Buffer): string {
  */
 export async function inlineContentType(name: string, fh: FileHandle): Promise<string> {
   const ext = extensionOf(name).toLowerCase();
-  if (ext === '.ts') return isMpegTs(await readHead(fh)) ? 'video/mp2t' : TEXT;
+  if (ext === '.ts') return isMpegTs(await readHandleHead(fh)) ? 'video/mp2t' : TEXT;
   const byName = ext === '' ? false : mimeTypes().contentType(ext);
-  return byName === false ? sniffed(await readHead(fh)) : byName;
+  return byName === false ? sniffed(await readHandleHead(fh)) : byName;
 }

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors';
+import { AppError } from '../errors';
 
 /** One satisfiable byte range of a file: `length` bytes from `start`. */
 export interface ByteRange {

@@ -1,5 +1,5 @@
-import type { CliIO, Env } from './io';
-import { run } from './run';
+import type { CliIO, Env } from '../../cli/io';
+import { run } from '../../cli/run';
 
 /** An in-memory CliIO for tests: collected output and a stop() that plays SIGTERM. */
 export interface MemoryIo extends CliIO {

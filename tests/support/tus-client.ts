@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { buildTestApp, type TestApp } from '../../../tests/support/test-app';
+import { buildTestApp, type TestApp } from './test-app';
 
 /** The tus Content-Type of PATCH bodies. */
 export const OCTET = 'application/offset+octet-stream';

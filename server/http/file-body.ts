@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { Readable, type Writable } from 'node:stream';
 
 // Large reads keep a 2 GB download's syscalls and chunks few.
-const CHUNK = 1024 * 1024;
+export const READ_CHUNK = 1024 * 1024;
 
 /** A byte range of an open file. */
 export interface FileRange {
@@ -30,14 +30,14 @@ export class FileBody extends Readable {
   private pumping = false;
 
   constructor(private readonly range: FileRange) {
-    super({ highWaterMark: CHUNK });
+    super({ highWaterMark: READ_CHUNK });
     this.once('close', () => {
       void range.fh.close().catch(() => undefined);
     });
   }
 
   override _read(): void {
-    const want = Math.min(CHUNK, this.range.length - this.offset);
+    const want = Math.min(READ_CHUNK, this.range.length - this.offset);
     if (want <= 0) {
       this.push(null);
       return;
@@ -58,11 +58,11 @@ export class FileBody extends Readable {
   }
 
   private async pump(dest: Writable, end: boolean): Promise<void> {
-    const buffers = [Buffer.allocUnsafeSlow(CHUNK), Buffer.allocUnsafeSlow(CHUNK)];
+    const buffers = [Buffer.allocUnsafeSlow(READ_CHUNK), Buffer.allocUnsafeSlow(READ_CHUNK)];
     let written: Promise<void> = Promise.resolve();
     for (let turn = 0; this.offset < this.range.length; turn ^= 1) {
       const buffer = buffers[turn] as Buffer;
-      const want = Math.min(CHUNK, this.range.length - this.offset);
+      const want = Math.min(READ_CHUNK, this.range.length - this.offset);
       const { bytesRead } = await this.range.fh.read(buffer, 0, want, this.range.start + this.offset);
       if (this.destroyed) return;
       if (bytesRead === 0) throw new Error('file shrank while being sent');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTree } from '../../../tests/support/tree';
+import { makeTree } from '../../tests/support/tree';
 import { FileBody } from './file-body';
 
 const dirs: string[] = [];

@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { AppError } from '../../errors';
-import type { PathGate } from '../../fs/scope';
-import { statusBody, statusBodyHeaders } from '../../lib/status-body';
-import { ROUTE_CSP } from '../../plugins/security-headers';
-import { contentRange, selectRanges } from '../raw/http-range';
-import { checkPreconditions } from '../raw/preconditions';
+import { AppError } from '../errors';
+import type { PathGate } from '../fs/scope';
+import { statusBody, statusBodyHeaders } from '../lib/status-body';
+import { ROUTE_CSP } from '../plugins/security-headers';
+import { contentRange, selectRanges } from './http-range';
+import { checkPreconditions } from './preconditions';
 
 /**
  * Responses of the preview and subtitle routes: bytes made in memory (a preview, a converted

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { type TestApp } from '../../../tests/support/test-app';
-import type { Permissions } from '../../state/schema';
+import { type TestApp } from './test-app';
+import type { Permissions } from '../../server/state/schema';
 
 /** Test-only helpers shared by the resources and usage tests (imported by *.test.ts only). */
 

@@ -3,10 +3,10 @@ import type { BigIntStats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
-import { AppError } from '../../errors';
-import { etagOf } from '../../fs/stat-format';
+import { AppError } from '../errors';
+import { etagOf } from '../fs/stat-format';
 import { inlineContentType } from './content-type';
-import { FileBody } from './file-body';
+import { FileBody, READ_CHUNK } from './file-body';
 import { contentRange, selectRanges, type ByteRange } from './http-range';
 import { checkPreconditions } from './preconditions';
 
@@ -31,9 +31,6 @@ export interface FileRequest {
   headers: IncomingHttpHeaders;
   inline: boolean;
 }
-
-// Large reads keep a 2 GB download's syscalls and stream chunks few; one buffer per response.
-const READ_CHUNK = 1024 * 1024;
 
 /** Go's ServeContent leaves Last-Modified out for a file dated at the Unix epoch. */
 function lastModified(mtimeMs: number): Record<string, string> {

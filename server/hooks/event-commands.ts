@@ -1,7 +1,7 @@
-import { AppError } from '../../errors';
-import { HOOK_EVENTS } from '../../state/initial';
-import type { Database } from '../../state/schema';
-import type { Store } from '../../state/store';
+import { AppError } from '../errors';
+import { HOOK_EVENTS } from '../state/initial';
+import type { Database } from '../state/schema';
+import type { Store } from '../state/store';
 
 /** The event keys hooks may be attached to: before_/after_ × save, copy, rename, upload, delete. */
 export const EVENT_KEYS: readonly string[] = HOOK_EVENTS.flatMap((e) => [`before_${e}`, `after_${e}`]);

@@ -2,6 +2,7 @@ import { rm, stat } from 'node:fs/promises';
 import type { Database } from '../server/state/schema';
 import { openFileStore, type Store } from '../server/state/store';
 import { CliError } from './io';
+import { fsReason } from './fs-errors';
 
 /**
  * True when the database file exists and holds something. An empty file counts as missing, as
@@ -13,7 +14,7 @@ export async function databaseExists(path: string): Promise<boolean> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return false;
-    throw new CliError(`cannot read the database ${path}: ${code ?? String(err)}`);
+    throw new CliError(`cannot read the database ${path}: ${fsReason(err)}`);
   }
 }
 

@@ -2,6 +2,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { requestSerializers } from '../server/lib/log-redact';
 import { openLogFile } from './log-file';
 import { CliError, type CliIO, type OutStream } from './io';
+import { fsReason } from './fs-errors';
 
 export interface LogTarget {
   /** Fastify's logger option: pino writing to the chosen stream, or false (discard). */
@@ -22,6 +23,6 @@ export function logTarget(log: string, io: CliIO): LogTarget {
     const file = openLogFile(log);
     return { options: pinoOptions(file), close: () => file.close() };
   } catch (err) {
-    throw new CliError(`cannot open the log file ${log}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new CliError(`cannot open the log file ${log}: ${fsReason(err)}`);
   }
 }

@@ -16,6 +16,7 @@ import { CliError, UsageError, type CliIO } from '../io';
 import { logTarget } from '../logger';
 import { resolveServerConfig, type ResolvedServer } from '../server-config';
 import { applyServerFlags } from '../server-settings';
+import { fsReason } from '../fs-errors';
 
 async function checkRoot(root: string): Promise<void> {
   try {
@@ -23,7 +24,7 @@ async function checkRoot(root: string): Promise<void> {
   } catch (err) {
     if (err instanceof CliError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? `root ${root} does not exist` : `cannot use root ${root}: ${code ?? String(err)}`);
+    throw new CliError(code === 'ENOENT' ? `root ${root} does not exist` : `cannot use root ${root}: ${fsReason(err)}`);
   }
 }
 
@@ -69,7 +70,7 @@ async function prepareCacheDir(dir: string): Promise<void> {
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new CliError(`cannot create the cache directory ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new CliError(`cannot create the cache directory ${dir}: ${fsReason(err)}`);
   }
 }
 

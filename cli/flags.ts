@@ -74,6 +74,7 @@ export const SERVER_FLAGS: readonly FlagDef[] = [
 
 /** Flags only the server takes (not stored in the database). */
 export const SERVE_ONLY_FLAGS: readonly FlagDef[] = [
+  str('logFormat', 'auto', 'log lines as text or json; auto = text when the log goes to a terminal, json otherwise', { choices: ['auto', 'text', 'json'], ...ENV }),
   mode('socketPerm', 0o666, 'permissions of the unix socket, octal', { deprecated: ['socket-perm'], ...ENV }),
   str('cacheDir', '', 'preview cache directory (created 0700); empty = no cache', { deprecated: ['cache-dir'], ...ENV }),
   int('imageProcessors', 4, 'concurrent image resizes', { min: 1, deprecated: ['img-processors'], ...ENV }),

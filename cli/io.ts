@@ -1,6 +1,8 @@
 /** Anything that takes text: process.stdout, a test buffer, a log file. */
 export interface OutStream {
   write(chunk: string): unknown;
+  /** True when the stream is a terminal (a person reads it). */
+  isTTY?: boolean;
 }
 
 /** Where typed or piped input comes from: process.stdin, or a test stream. */

@@ -13,7 +13,7 @@ import type { Command, CommandContext } from '../command';
 import { databaseExists, openExisting, openOrCreate } from '../database';
 import { SERVER_FLAGS, SERVE_ONLY_FLAGS } from '../flags';
 import { CliError, UsageError, type CliIO } from '../io';
-import { logTarget } from '../logger';
+import { logFormatOf, logTarget } from '../logger';
 import { resolveServerConfig, type ResolvedServer } from '../server-config';
 import { applyServerFlags } from '../server-settings';
 import { fsReason } from '../fs-errors';
@@ -77,7 +77,7 @@ async function prepareCacheDir(dir: string): Promise<void> {
 async function runServer(ctx: CommandContext, store: Store, resolved: ResolvedServer): Promise<number> {
   const { config, target } = resolved;
   const https = target.kind === 'tcp' && target.tls ? await loadTlsFiles(config.cert, config.key) : undefined;
-  const log = logTarget(config.log, ctx.io);
+  const log = logTarget(config.log, ctx.io, logFormatOf(ctx.flags.string('logFormat')));
   try {
     // The command runner and event hooks run programs with the server's environment (api.md §3.18
     // step 8, §9): without it they would start with an empty one and find nothing through PATH.

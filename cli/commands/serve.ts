@@ -11,6 +11,7 @@ import type { Store } from '../../server/state/store';
 import { VERSION } from '../../server/version';
 import type { Command, CommandContext } from '../command';
 import { databaseExists, openExisting, openOrCreate } from '../database';
+import { announceFirstPassword } from '../first-password';
 import { SERVER_FLAGS, SERVE_ONLY_FLAGS } from '../flags';
 import { CliError, UsageError, type CliIO } from '../io';
 import { logFormatOf, logTarget } from '../logger';
@@ -101,9 +102,7 @@ async function runServer(ctx: CommandContext, store: Store, resolved: ResolvedSe
 
 async function serve(ctx: CommandContext): Promise<number> {
   const { store, password } = await openDatabase(ctx);
-  if (password !== undefined) {
-    ctx.io.stdout.write(`User '${ctx.flags.string('username')}' initialized with randomly generated password: ${password}\n`);
-  }
+  if (password !== undefined) await announceFirstPassword(ctx.io, { username: ctx.flags.string('username'), password, database: ctx.database });
   const resolved = resolveServerConfig(ctx.flags, store.data().server, { cwd: ctx.io.cwd, database: ctx.database });
   await checkRoot(resolved.config.root);
   await prepareCacheDir(resolved.config.cacheDir);
@@ -117,10 +116,11 @@ export const serveCommand: Command = {
   description: [
     'On first run (no database yet) it creates the database with a fresh signing key and the first',
     'user (--username, admin by default) with every permission. Its password is --password (a bcrypt',
-    'hash) or, when empty, a random one printed once on stdout. The first run stores the quick-setup',
-    'settings (hideLoginButton true; user defaults viewMode mosaic, redirectAfterCopyMove true) where',
-    'config init stores false, list and false. SIGTERM or SIGINT stop the server after the requests',
-    'in flight finish (at most 10 s).',
+    'hash) or, when empty, a random one: printed once when stdout is a terminal, otherwise written',
+    'to <database>.admin-password (mode 0600) with only that path logged. The first run stores the',
+    'quick-setup settings (hideLoginButton true; user defaults viewMode mosaic, redirectAfterCopyMove',
+    'true) where config init stores false, list and false. SIGTERM or SIGINT stop the server after',
+    'the requests in flight finish (at most 10 s).',
   ].join('\n'),
   args: { min: 0, max: 0 },
   flags: [...SERVER_FLAGS, ...SERVE_ONLY_FLAGS],

@@ -1,4 +1,4 @@
-import { rm, stat } from 'node:fs/promises';
+import { access, constants, rm, stat } from 'node:fs/promises';
 import type { Database } from '../server/state/schema';
 import { openFileStore, type Store } from '../server/state/store';
 import { CliError } from './io';
@@ -23,6 +23,10 @@ export async function openExisting(path: string): Promise<Store> {
   if (!(await databaseExists(path))) {
     throw new CliError(`the database ${path} does not exist; run filemgr (or filemgr config init) to create it, or pass --database`);
   }
+  // Said here, as a sentence: the store would only report the errno code.
+  await access(path, constants.R_OK).catch((err: unknown) => {
+    throw new CliError(`cannot read the database ${path}: ${fsReason(err)}`);
+  });
   return (await openFileStore(path)).store;
 }
 

@@ -7,7 +7,7 @@ import { fsErrorSentence, fsReason } from './fs-errors';
 import { runCli } from './test-io';
 
 /** Paths whose stat, or rename onto which, fails with EACCES: root may do anything, so the test plays the kernel. */
-const denied = { stat: new Set<string>(), rename: new Set<string>() };
+const denied = { stat: new Set<string>(), access: new Set<string>(), rename: new Set<string>() };
 
 function eacces(syscall: string, path: string, dest?: string): NodeJS.ErrnoException {
   const message = `EACCES: permission denied, ${syscall} '${path}'${dest === undefined ? '' : ` -> '${dest}'`}`;
@@ -22,6 +22,10 @@ vi.mock('node:fs/promises', async (importOriginal) => {
       if (denied.stat.has(String(args[0]))) throw eacces('stat', String(args[0]));
       return real.stat(...args);
     },
+    access: async (...args: Parameters<typeof real.access>) => {
+      if (denied.access.has(String(args[0]))) throw eacces('access', String(args[0]));
+      return real.access(...args);
+    },
     rename: async (from: string, to: string) => {
       if (denied.rename.has(to)) throw eacces('rename', from, to);
       return real.rename(from, to);
@@ -31,6 +35,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 
 afterEach(() => {
   denied.stat.clear();
+  denied.access.clear();
   denied.rename.clear();
 });
 
@@ -57,6 +62,15 @@ describe('file-system errors as sentences', () => {
     const cwd = await mkdtemp(join(tmpdir(), 'filemgr-fs-errors-'));
     expect((await runCli(['config', 'init'], { cwd })).code).toBe(0);
     denied.stat.add(join(cwd, 'filemgr.json'));
+    const r = await runCli(['users', 'ls'], { cwd });
+    expect(r.stderr).toBe(`filemgr: cannot read the database ${join(cwd, 'filemgr.json')}: ${permission}\n`);
+    expect(r.code).toBe(1);
+  });
+
+  it('a database the user may see but not read', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'filemgr-fs-errors-'));
+    expect((await runCli(['config', 'init'], { cwd })).code).toBe(0);
+    denied.access.add(join(cwd, 'filemgr.json'));
     const r = await runCli(['users', 'ls'], { cwd });
     expect(r.stderr).toBe(`filemgr: cannot read the database ${join(cwd, 'filemgr.json')}: ${permission}\n`);
     expect(r.code).toBe(1);

@@ -1,5 +1,6 @@
 import type { FlagDef } from './flags';
 import { UsageError } from './io';
+import { closest } from './suggest';
 
 /** What the command line said: raw flag values by canonical name, positionals, notices. */
 export interface ParsedArgs {
@@ -65,7 +66,10 @@ class Parser {
     const eq = body.indexOf('=');
     const name = eq < 0 ? body : body.slice(0, eq);
     const match = this.longs.get(name);
-    if (!match) throw new UsageError(`unknown flag --${name}`);
+    if (!match) {
+      const near = closest(name, [...this.longs.keys()]);
+      throw new UsageError(`unknown flag --${name}${near === undefined ? '' : ` (did you mean --${this.longs.get(near)?.def.name ?? near}?)`}`);
+    }
     const { def } = match;
     if (match.deprecated) this.result.notices.push(`flag --${name} is deprecated, use --${def.name}`);
     if (eq >= 0) this.record(def, body.slice(eq + 1));

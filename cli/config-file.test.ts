@@ -37,6 +37,6 @@ describe('the config file search', () => {
     await mkdir(join(search[2] ?? '', '.filemgr.json'));
     expect((await loadConfigFile('', search, '/'))?.values).toEqual({ port: 1 });
     await mkdir(join(search[0] ?? '', '.filemgr.yaml'));
-    await expect(loadConfigFile('', search, '/')).rejects.toThrow(/cannot read the config file .*cwd\/\.filemgr\.yaml: EISDIR/);
+    await expect(loadConfigFile('', search, '/')).rejects.toThrow(/cannot read the config file .*cwd\/\.filemgr\.yaml: it is a directory \(EISDIR\)$/);
   });
 });

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CliError, UsageError } from './io';
 import { formatOf, parseDocument, type DocumentFormat } from './json-yaml';
+import { fsReason } from './fs-errors';
 
 /** A parsed config file: flag names (or their old spellings) as keys. */
 export interface ConfigFile {
@@ -37,7 +38,7 @@ async function readIfPresent(path: string): Promise<string | undefined> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new CliError(`cannot read the config file ${path}: ${code ?? String(err)}`);
+    throw new CliError(`cannot read the config file ${path}: ${fsReason(err)}`);
   }
 }
 

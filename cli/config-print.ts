@@ -55,12 +55,12 @@ function defaultsLines(c: Configuration): string[] {
 
 /**
  * The configuration as `config cat` prints it: settings, server values, user defaults and the
- * raw auther. The signing key is never printed and the reCAPTCHA secret is masked: this output
+ * raw auth method configuration. The signing key is never printed and the reCAPTCHA secret is masked: this output
  * ends up in terminals and CI logs.
  */
 export function formatConfig(c: Configuration): string {
   const auther = autherFor(c.settings.authMethod, c.auther);
   if (auther.recaptcha?.secret) auther.recaptcha = { ...auther.recaptcha, secret: '********' };
-  const lines = [...settingsLines(c), '', ...serverLines(c), '', ...defaultsLines(c), '', 'Auther configuration (raw):', JSON.stringify(auther, null, 2)];
+  const lines = [...settingsLines(c), '', ...serverLines(c), '', ...defaultsLines(c), '', 'Auth method configuration (raw):', JSON.stringify(auther, null, 2)];
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,8 @@
-import { rm, stat } from 'node:fs/promises';
+import { access, constants, rm, stat } from 'node:fs/promises';
 import type { Database } from '../server/state/schema';
 import { openFileStore, type Store } from '../server/state/store';
 import { CliError } from './io';
+import { fsReason } from './fs-errors';
 
 /**
  * True when the database file exists and holds something. An empty file counts as missing, as
@@ -13,7 +14,7 @@ export async function databaseExists(path: string): Promise<boolean> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return false;
-    throw new CliError(`cannot read the database ${path}: ${code ?? String(err)}`);
+    throw new CliError(`cannot read the database ${path}: ${fsReason(err)}`);
   }
 }
 
@@ -22,6 +23,10 @@ export async function openExisting(path: string): Promise<Store> {
   if (!(await databaseExists(path))) {
     throw new CliError(`the database ${path} does not exist; run filemgr (or filemgr config init) to create it, or pass --database`);
   }
+  // Said here, as a sentence: the store would only report the errno code.
+  await access(path, constants.R_OK).catch((err: unknown) => {
+    throw new CliError(`cannot read the database ${path}: ${fsReason(err)}`);
+  });
   return (await openFileStore(path)).store;
 }
 

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { CommandContext } from './command';
 import { CliError } from './io';
 import { formatOf, parseDocument, serializeDocument } from './json-yaml';
+import { fsReason } from './fs-errors';
 
 /**
  * Reads a JSON or YAML document named on the command line (relative to the working directory).
@@ -15,7 +16,7 @@ export async function readDocumentArg(ctx: CommandContext, arg: string): Promise
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new CliError(`cannot read ${path}: ${fsReason(err)}`);
   }
   try {
     return parseDocument(format, text);

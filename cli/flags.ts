@@ -74,13 +74,14 @@ export const SERVER_FLAGS: readonly FlagDef[] = [
 
 /** Flags only the server takes (not stored in the database). */
 export const SERVE_ONLY_FLAGS: readonly FlagDef[] = [
+  str('logFormat', 'auto', 'log lines as text or json; auto = text when the log goes to a terminal, json otherwise', { choices: ['auto', 'text', 'json'], ...ENV }),
   mode('socketPerm', 0o666, 'permissions of the unix socket, octal', { deprecated: ['socket-perm'], ...ENV }),
   str('cacheDir', '', 'preview cache directory (created 0700); empty = no cache', { deprecated: ['cache-dir'], ...ENV }),
   int('imageProcessors', 4, 'concurrent image resizes', { min: 1, deprecated: ['img-processors'], ...ENV }),
   list('trustedProxy', [], 'proxy address or CIDR whose X-Forwarded-For is believed (repeatable)', ENV),
   bool('noauth', false, 'first run only: sign everyone in as the first user', ENV),
   str('username', 'admin', 'first run only: name of the first (admin) user', ENV),
-  str('password', '', 'first run only: bcrypt hash of the first user\'s password (see filemgr hash); empty = random, printed once', ENV),
+  str('password', '', 'first run only: bcrypt hash of the first user\'s password (see filemgr hash); empty = random, printed on a terminal, else written to <database>.admin-password', ENV),
   str('redisCacheUrl', '', 'accepted for filebrowser compatibility and ignored: upload state stays in this process', { deprecated: ['redis-cache-url'], ...ENV }),
 ];
 

@@ -7,6 +7,7 @@ import type { Command } from './command';
 import { COMMANDS } from './command-table';
 import { loadConfigFile, unknownKeys, type ConfigFile } from './config-file';
 import { GLOBAL_FLAGS, HELP_FLAG, allFlags } from './flags';
+import { fsErrorSentence } from './fs-errors';
 import { commandHelp, groupHelp } from './help';
 import { CliError, UsageError, type CliIO, type Env } from './io';
 import { resolveFlags } from './values';
@@ -100,7 +101,7 @@ function report(err: unknown, hint: string, io: CliIO): number {
   // CliError and StateError carry messages written for the admin; anything else is still one
   // line (its message), never a stack trace.
   const known = err instanceof CliError || err instanceof StateError;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = fsErrorSentence(err) ?? (err instanceof Error ? err.message : String(err));
   io.stderr.write(`filemgr: ${oneLine(known ? message : message || 'unexpected failure')}\n`);
   return 1;
 }

@@ -4,6 +4,7 @@ import type { ServerConfig } from './config';
 import type { AssetSource } from './lib/assets';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { notFoundPlugin } from './plugins/not-found';
+import { OneLinePerRequest } from './plugins/request-log';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { createWebAssets } from './plugins/web-assets';
 import { createSessionTracker } from './accounts/sessions';
@@ -78,6 +79,8 @@ function fastifyOptions(deps: AppDeps): FastifyServerOptions {
   const rewrite = baseUrlRewriter(deps.config.baseURL);
   return {
     logger: deps.logger ?? false,
+    // One line per request, at the end (plugins/request-log.ts), instead of Fastify's two.
+    logController: new OneLinePerRequest(),
     // Paths are canonicalised by the path gate; the router must see them unchanged.
     routerOptions: { ignoreDuplicateSlashes: false },
     return503OnClosing: true,

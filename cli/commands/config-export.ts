@@ -5,6 +5,7 @@ import type { Command } from '../command';
 import { openExisting } from '../database';
 import { CliError } from '../io';
 import { formatOf, serializeDocument } from '../json-yaml';
+import { fsReason } from '../fs-errors';
 
 /** `filemgr config export <file>`: filebrowser's export shape, JSON or YAML by extension. */
 export const configExportCommand: Command = {
@@ -23,7 +24,7 @@ export const configExportCommand: Command = {
       await writeFile(path, text, { mode: 0o600 });
       await chmod(path, 0o600);
     } catch (err) {
-      throw new CliError(`cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw new CliError(`cannot write ${path}: ${fsReason(err)}`);
     }
     return 0;
   },

@@ -9,7 +9,7 @@ import { readDocumentArg } from '../documents';
 export const configImportCommand: Command = {
   name: 'config import',
   summary: 'Replace the configuration with one from config export (filemgr\'s or filebrowser\'s)',
-  description: 'Settings, server values and auther are replaced; users and shares stay. The database keeps\nits own signing key; a new database gets a fresh one.',
+  description: 'Settings, server values and the auth method configuration are replaced; users and shares\nstay. The database keeps its own signing key; a new database gets a fresh one.',
   usage: '<file>',
   args: { min: 1, max: 1 },
   flags: [],

@@ -1,11 +1,14 @@
-import type { Configuration } from '../../server/setup/config-transfer';
-import type { Command } from '../command';
+import type { Command, CommandContext } from '../command';
 import { applyAuthFlags, applySettingsFlags } from '../config-apply';
-import { formatConfig } from '../config-print';
 import { openExisting } from '../database';
 import { CONFIG_FLAGS } from '../flags';
 import { applyServerFlags } from '../server-settings';
 import { applyUserFlags } from '../user-flags';
+
+/** The flags that count as given: on the command line, or (server flags) from the environment or config file. */
+function givenFlags(ctx: CommandContext): string[] {
+  return CONFIG_FLAGS.filter((d) => ctx.flags.isSet(d.name)).map((d) => `--${d.name}`);
+}
 
 /** `filemgr config set`: changes only the values given; works while the server runs. */
 export const configSetCommand: Command = {
@@ -13,23 +16,28 @@ export const configSetCommand: Command = {
   summary: 'Change the stored configuration: only the flags given change',
   description: [
     'Server flags also count as given when set through FILEMGR_*/FB_* variables or the config file.',
-    'The auther is rebuilt only when an auth.* or recaptcha.* flag is given; values not given are',
-    'kept from the stored auther.',
+    'The auth method settings are rebuilt only when an auth.* or recaptcha.* flag is given; values',
+    'not given are kept from the stored ones. Prints one line naming what changed; filemgr config cat',
+    'prints the whole configuration.',
   ].join('\n'),
   args: { min: 0, max: 0 },
   flags: CONFIG_FLAGS,
   async run(ctx) {
     const store = await openExisting(ctx.database);
-    const config = await store.update((db): Configuration => {
+    const given = givenFlags(ctx);
+    if (given.length === 0) {
+      ctx.io.stdout.write(`Nothing to change: no flag given, ${ctx.database} left as it was\n`);
+      return 0;
+    }
+    await store.update((db) => {
       applySettingsFlags(db.settings, ctx.flags, true);
       applyUserFlags(db.settings.defaults, ctx.flags, true);
       applyServerFlags(db.server, ctx.flags, true);
       const auth = applyAuthFlags({ method: db.settings.authMethod, auther: db.auther }, ctx.flags, true);
       db.settings.authMethod = auth.method;
       db.auther = auth.auther;
-      return structuredClone({ settings: db.settings, server: db.server, auther: db.auther });
     });
-    ctx.io.stdout.write(formatConfig(config));
+    ctx.io.stdout.write(`Saved ${given.join(', ')} to ${ctx.database} (filemgr config cat prints the whole configuration)\n`);
     return 0;
   },
 };

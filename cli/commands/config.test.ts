@@ -153,6 +153,8 @@ describe('filemgr config cat', () => {
     expect(out).toContain('"key": "site"');
     expect(out).not.toContain('very-secret');
     expect(out).not.toContain(db.settings.key);
+    expect(out).toMatch(/^Auth method configuration \(raw\):$/m);
+    expect(out).not.toMatch(/auther/i);
   });
 });
 

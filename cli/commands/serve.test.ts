@@ -60,14 +60,17 @@ function differences(a: unknown, b: unknown, path = ''): [string, string][] {
   return JSON.stringify(a) === JSON.stringify(b) ? [] : [[path.replace(/^defaults\./, ''), String(a)]];
 }
 
-const PASSWORD_LINE = /^User 'admin' initialized with randomly generated password: ([A-Za-z0-9_-]{16})$/m;
+const PASSWORD_FILE = /^([A-Za-z0-9_-]{16})\n$/;
+/** What a first run without a terminal on stdout logs instead of the password. */
+const PASSWORD_ANNOUNCED = /^User 'admin' initialized with a randomly generated password, written to \S+\/filemgr\.json\.admin-password /m;
 
 describe('filemgr (serve)', () => {
-  it('creates the database and the admin on first run, prints the password once, and serves', async () => {
+  it('creates the database and the admin on first run, writes the password beside it (stdout is no terminal), and serves', async () => {
     const cwd = await workdir();
     const first = await serve(cwd, []);
-    const password = PASSWORD_LINE.exec(first.io.out())?.[1];
+    const password = PASSWORD_FILE.exec(await readFile(join(cwd, 'filemgr.json.admin-password'), 'utf8'))?.[1];
     expect(password).toBeDefined();
+    expect(first.io.out()).not.toContain(password);
     expect((await get(`${first.where}/health`)).body).toBe('{"status":"OK"}');
     expect(await first.stop()).toBe(0);
 
@@ -158,7 +161,7 @@ describe('filemgr (serve)', () => {
     const cwd = await workdir();
     await writeFile(join(cwd, 'filemgr.json'), '');
     const s = await serve(cwd, []);
-    expect(s.io.out()).toMatch(PASSWORD_LINE);
+    expect(s.io.out()).toMatch(PASSWORD_ANNOUNCED);
     await s.stop();
     expect((await readDb(cwd)).users).toHaveLength(1);
   });
@@ -227,7 +230,7 @@ describe('filemgr (serve)', () => {
     expect(await done).toBe(0);
     expect(log).toMatch(/"level":40,.*"msg":"command execution is enabled/);
     expect(io.out()).not.toMatch(/listening on/);
-    expect(io.out()).toMatch(PASSWORD_LINE);
+    expect(io.out()).toMatch(PASSWORD_ANNOUNCED);
   });
 
   it('stops accepting on SIGINT too and exits 0', async () => {

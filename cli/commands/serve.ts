@@ -11,11 +11,13 @@ import type { Store } from '../../server/state/store';
 import { VERSION } from '../../server/version';
 import type { Command, CommandContext } from '../command';
 import { databaseExists, openExisting, openOrCreate } from '../database';
+import { announceFirstPassword } from '../first-password';
 import { SERVER_FLAGS, SERVE_ONLY_FLAGS } from '../flags';
 import { CliError, UsageError, type CliIO } from '../io';
-import { logTarget } from '../logger';
+import { logFormatOf, logTarget } from '../logger';
 import { resolveServerConfig, type ResolvedServer } from '../server-config';
 import { applyServerFlags } from '../server-settings';
+import { fsReason } from '../fs-errors';
 
 async function checkRoot(root: string): Promise<void> {
   try {
@@ -23,7 +25,7 @@ async function checkRoot(root: string): Promise<void> {
   } catch (err) {
     if (err instanceof CliError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? `root ${root} does not exist` : `cannot use root ${root}: ${code ?? String(err)}`);
+    throw new CliError(code === 'ENOENT' ? `root ${root} does not exist` : `cannot use root ${root}: ${fsReason(err)}`);
   }
 }
 
@@ -69,14 +71,14 @@ async function prepareCacheDir(dir: string): Promise<void> {
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new CliError(`cannot create the cache directory ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new CliError(`cannot create the cache directory ${dir}: ${fsReason(err)}`);
   }
 }
 
 async function runServer(ctx: CommandContext, store: Store, resolved: ResolvedServer): Promise<number> {
   const { config, target } = resolved;
   const https = target.kind === 'tcp' && target.tls ? await loadTlsFiles(config.cert, config.key) : undefined;
-  const log = logTarget(config.log, ctx.io);
+  const log = logTarget(config.log, ctx.io, logFormatOf(ctx.flags.string('logFormat')));
   try {
     // The command runner and event hooks run programs with the server's environment (api.md §3.18
     // step 8, §9): without it they would start with an empty one and find nothing through PATH.
@@ -100,9 +102,7 @@ async function runServer(ctx: CommandContext, store: Store, resolved: ResolvedSe
 
 async function serve(ctx: CommandContext): Promise<number> {
   const { store, password } = await openDatabase(ctx);
-  if (password !== undefined) {
-    ctx.io.stdout.write(`User '${ctx.flags.string('username')}' initialized with randomly generated password: ${password}\n`);
-  }
+  if (password !== undefined) await announceFirstPassword(ctx.io, { username: ctx.flags.string('username'), password, database: ctx.database });
   const resolved = resolveServerConfig(ctx.flags, store.data().server, { cwd: ctx.io.cwd, database: ctx.database });
   await checkRoot(resolved.config.root);
   await prepareCacheDir(resolved.config.cacheDir);
@@ -116,10 +116,11 @@ export const serveCommand: Command = {
   description: [
     'On first run (no database yet) it creates the database with a fresh signing key and the first',
     'user (--username, admin by default) with every permission. Its password is --password (a bcrypt',
-    'hash) or, when empty, a random one printed once on stdout. The first run stores the quick-setup',
-    'settings (hideLoginButton true; user defaults viewMode mosaic, redirectAfterCopyMove true) where',
-    'config init stores false, list and false. SIGTERM or SIGINT stop the server after the requests',
-    'in flight finish (at most 10 s).',
+    'hash) or, when empty, a random one: printed once when stdout is a terminal, otherwise written',
+    'to <database>.admin-password (mode 0600) with only that path logged. The first run stores the',
+    'quick-setup settings (hideLoginButton true; user defaults viewMode mosaic, redirectAfterCopyMove',
+    'true) where config init stores false, list and false. SIGTERM or SIGINT stop the server after',
+    'the requests in flight finish (at most 10 s).',
   ].join('\n'),
   args: { min: 0, max: 0 },
   flags: [...SERVER_FLAGS, ...SERVE_ONLY_FLAGS],

@@ -2,11 +2,12 @@ import { updateUser } from '../../server/accounts/user-admin';
 import type { FlagDef } from '../flags';
 import type { Command } from '../command';
 import { openExisting } from '../database';
+import { readNewPassword } from '../password-input';
 import { applyUserFlags } from '../user-flags';
 import { formatUsers, serviceCall, USER_COMMAND_FLAGS } from './users-shared';
 
 const UPDATE_FLAGS: readonly FlagDef[] = [
-  { name: 'password', short: 'p', kind: 'string', default: '', description: 'new password (checked like a new one; ends the user\'s sessions)' },
+  { name: 'password', short: 'p', kind: 'string', default: '', description: 'new password (checked like a new one; ends the user\'s sessions); - asks for it at a prompt or reads stdin' },
   { name: 'username', short: 'u', kind: 'string', default: '', description: 'new username' },
   ...USER_COMMAND_FLAGS,
 ];
@@ -22,9 +23,12 @@ export const usersUpdateCommand: Command = {
   async run(ctx) {
     const store = await openExisting(ctx.database);
     const f = ctx.flags;
-    const user = await serviceCall(() => updateUser(store, ctx.args[0] ?? '', {
+    const ref = ctx.args[0] ?? '';
+    // "-" keeps the password out of the shell history: typed at a hidden prompt, or piped in.
+    const password = f.string('password') === '-' ? await readNewPassword(ctx.io, ref, `users update ${ref} --password -`) : f.string('password');
+    const user = await serviceCall(() => updateUser(store, ref, {
       username: f.string('username'),
-      password: f.string('password'),
+      password,
       apply: (u) => {
         applyUserFlags(u, f, true);
         if (f.isSet('lockPassword')) u.lockPassword = f.bool('lockPassword');

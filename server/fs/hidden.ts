@@ -10,6 +10,9 @@ import { joinPath } from './paths';
  */
 export const TEMP_PREFIX = '.filemgr-tmp-';
 
+/** Appended to the database path: the file the first run writes the admin's password to. */
+export const ADMIN_PASSWORD_SUFFIX = '.admin-password';
+
 /** The server's own files, which are invisible and untouchable through every API (api.md §14). */
 export interface HiddenFiles {
   /** True when the real (absolute) path is one of the server's own files or lies below its cache. */
@@ -59,6 +62,8 @@ export async function hiddenFilesOf(files: ServerFiles): Promise<HiddenFiles> {
     for (const p of [abs, real]) {
       exact.add(p);
       exact.add(`${p}.lock`);
+      // The first admin password written beside the database (cli/first-password.ts).
+      exact.add(`${p}${ADMIN_PASSWORD_SUFFIX}`);
       dbTemps.push({ start: joinPath(dirname(p), `.${basename(p)}.tmp-`) });
     }
   }

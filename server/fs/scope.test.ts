@@ -160,13 +160,13 @@ describe('PathGate.resolve', () => {
     expect(gate.allows(name)).toBe(false);
   });
 
-  it('hides the database, its lock and temporaries, and the cache directory', async () => {
+  it('hides the database, its lock, temporaries and first admin password, and the cache directory', async () => {
     const base = await world();
     await mkdir(join(base, 'srv/cache'));
     const hidden = await hiddenFilesOf({ databasePath: join(base, 'srv/filemgr.json'), cacheDir: join(base, 'srv/cache') });
     const gate = await gateOf(base, { hidden });
     await symlink('filemgr.json', join(base, 'srv/db-link'));
-    for (const p of ['/filemgr.json', '/filemgr.json.lock', '/.filemgr.json.tmp-1234', '/cache', '/cache/a/b', '/db-link']) {
+    for (const p of ['/filemgr.json', '/filemgr.json.lock', '/filemgr.json.admin-password', '/.filemgr.json.tmp-1234', '/cache', '/cache/a/b', '/db-link']) {
       await expect(gate.resolve(p), p).rejects.toMatchObject({ code: 'not_found' });
       await expect(gate.resolve(p, 'write'), p).rejects.toMatchObject({ code: 'forbidden' });
     }

@@ -64,8 +64,10 @@ describe('the executable serving the web app', () => {
     await server.sandbox.remove();
   });
 
-  it('runs with nothing but HOME in its environment and prints the first-run password', () => {
+  it('runs with nothing but HOME in its environment and, its stdout being a pipe, writes the first-run password beside the database', () => {
     expect(server.password).toMatch(/^\S{12,}$/);
+    expect(server.stdout()).toContain(`written to ${server.sandbox.database}.admin-password (mode 0600`);
+    expect(server.stdout()).not.toContain(server.password);
   });
 
   it('serves index.html with the page configuration and a nonce-based CSP', async () => {

@@ -78,7 +78,7 @@ export interface ServerHandle {
   url: string;
   sandbox: Sandbox;
   username: string;
-  /** The first-run password printed by the server. */
+  /** The first-run password: stdout is a pipe, so the server wrote it beside the database. */
   password: string;
   stdout: () => string;
   stderr: () => string;
@@ -156,7 +156,8 @@ function stopper(child: ChildProcess): () => Promise<number | null> {
 /**
  * Starts the built executable on a free port (`--port 0`, the address read from its log) with a
  * temp root, database and HOME and nothing else in its environment; resolves once /health
- * answers 200. On first run it captures the admin password the server prints.
+ * answers 200. On first run it reads the admin password the server wrote to
+ * `<database>.admin-password` (stdout is not a terminal); '' when there is none.
  */
 export async function startServer(opts: StartOptions = {}): Promise<ServerHandle> {
   const sandbox = opts.sandbox ?? (await makeSandbox(opts.tree));
@@ -167,7 +168,8 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerHandle
   try {
     const url = await waitFor(() => /listening on (https?:\/\/[^\s"]+)/.exec(out.stdout())?.[1], 'listening', child);
     await untilHealthy(url);
-    const password = /randomly generated password: (\S+)/.exec(out.stdout())?.[1] ?? '';
+    const passwordFile = `${sandbox.database}.admin-password`;
+    const password = existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : '';
     return { url, sandbox, username: 'admin', password, stdout: out.stdout, stderr: out.stderr, stop };
   } catch (err) {
     await stop();

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../server/state/schema';
 import { announceFirstPassword } from './first-password';
 import { run } from './run';
-import { memoryIo } from './test-io';
+import { memoryIo } from '../tests/support/cli-io';
 
 async function workdir(): Promise<string> {
   const cwd = await mkdtemp(join(tmpdir(), 'filemgr-first-password-'));

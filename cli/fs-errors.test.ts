@@ -4,7 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fsErrorSentence, fsReason } from './fs-errors';
-import { runCli } from './test-io';
+import { runCli } from '../tests/support/cli-io';
 
 /** Paths whose stat, or rename onto which, fails with EACCES: root may do anything, so the test plays the kernel. */
 const denied = { stat: new Set<string>(), access: new Set<string>(), rename: new Set<string>() };

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { logTarget } from './logger';
 import { textLine } from './log-text';
 import { run } from './run';
-import { memoryIo, runCli } from './test-io';
+import { memoryIo, runCli } from '../tests/support/cli-io';
 
 const STAMP = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d';
 const time = Date.UTC(2025, 0, 31, 12, 0, 0);

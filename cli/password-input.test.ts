@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../server/state/schema';
 import type { InStream } from './io';
 import { run } from './run';
-import { memoryIo, runCli } from './test-io';
+import { memoryIo, runCli } from '../tests/support/cli-io';
 
 const PASSWORD = 'violet-harbour-lantern';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from './command-table';
-import { runCli } from './test-io';
+import { runCli } from '../tests/support/cli-io';
 
 describe('wording of the command line', () => {
   it.each(COMMANDS.map((c) => [c.name === '' ? '(serve)' : c.name, c.name]))('%s --help says "auth method", never "auther"', async (_label, name) => {

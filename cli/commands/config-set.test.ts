@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../test-io';
+import { runCli } from '../../tests/support/cli-io';
 
 async function initialised(): Promise<string> {
   const cwd = await mkdtemp(join(tmpdir(), 'filemgr-config-set-'));

@@ -11,7 +11,7 @@ import { findTemp, tempPathOf, tempsIn, uploadKey } from './temp-file';
  * temporary file beside its target. An upload expires after `ttlMs` without a request (never
  * while a PATCH is streaming) and expiry removes only its temporary file, after checking through
  * the owner's path gate that the folder still lies in their scope. Requests on one upload run one
- * at a time, so HEAD reports the offset a running PATCH ends at, never a size in between.
+ * at a time; only a HEAD does not wait for a running PATCH (see Upload.durable).
  */
 
 /** Whose upload, and where it goes. */
@@ -31,6 +31,8 @@ export interface Upload {
   readonly length: number;
   /** Set once it finished, was aborted or expired: a request still holding it answers 404. */
   gone: boolean;
+  /** While a PATCH runs (streaming or stalled): the offset durable so far, for a HEAD that will not wait. */
+  durable?: (() => number) | undefined;
 }
 
 /** The size and the modes of a new upload (settings.fileMode / dirMode, api.md §5.8). */

@@ -154,13 +154,22 @@ describe('filemgr (serve)', () => {
     expect(await readFile(join(cwd, 'filemgr.json'), 'utf8')).toBe(content);
   });
 
-  it('treats an empty database file as missing (filebrowser\'s Docker setup touches it first)', async () => {
+  it('refuses an empty database file with one line and leaves it untouched, creating no admin', async () => {
     const cwd = await workdir();
     await writeFile(join(cwd, 'filemgr.json'), '');
-    const s = await serve(cwd, []);
-    expect(s.io.out()).toMatch(PASSWORD_LINE);
-    await s.stop();
-    expect((await readDb(cwd)).users).toHaveLength(1);
+    const { code, stdout, stderr } = await runCli(['-r', 'files'], { cwd });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^filemgr: the database \S+filemgr\.json is empty; filemgr left it untouched: restore it from a backup, delete it to create a new one, or point --database elsewhere\n$/);
+    expect(stdout).not.toMatch(PASSWORD_LINE);
+    expect(await readFile(join(cwd, 'filemgr.json'), 'utf8')).toBe('');
+  });
+
+  it.each([[['config', 'init']], [['users', 'ls']]])('%j refuses an empty database file too and leaves it untouched', async (argv) => {
+    const cwd = await workdir();
+    await writeFile(join(cwd, 'filemgr.json'), '');
+    const { code } = await runCli(argv, { cwd });
+    expect(code).toBe(1);
+    expect(await readFile(join(cwd, 'filemgr.json'), 'utf8')).toBe('');
   });
 
   it('says which port is taken', async () => {

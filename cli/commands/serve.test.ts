@@ -80,7 +80,7 @@ describe('filemgr (serve)', () => {
     expect(admin.perm).toEqual({ admin: true, execute: true, create: true, rename: true, modify: true, delete: true, share: true, download: true });
     expect(await bcrypt.compare(password!, admin.password)).toBe(true);
     expect(admin.password).toMatch(/^\$2a\$10\$/);
-    expect(db.server.root).toBe('files');
+    expect(db.server.root).toBe(join(cwd, 'files'));
 
     const second = await serve(cwd, []);
     expect(second.io.out()).not.toMatch(/initialized with/);
@@ -170,6 +170,17 @@ describe('filemgr (serve)', () => {
     const { code } = await runCli(argv, { cwd });
     expect(code).toBe(1);
     expect(await readFile(join(cwd, 'filemgr.json'), 'utf8')).toBe('');
+  });
+
+  it('stores a relative --root as an absolute path, so a start from elsewhere serves the same folder', async () => {
+    const cwd = await workdir();
+    const s = await serve(cwd, []);
+    await s.stop();
+    expect((await readDb(cwd)).server.root).toBe(join(cwd, 'files'));
+    const elsewhere = await workdir();
+    const database = join(cwd, 'filemgr.json');
+    expect((await runCli(['config', 'set', '-r', 'demo', '--database', database], { cwd: elsewhere })).code).toBe(0);
+    expect((await readDb(cwd)).server.root).toBe(join(elsewhere, 'demo'));
   });
 
   it('says which port is taken', async () => {

@@ -1,16 +1,17 @@
-import { access, constants, rm, stat } from 'node:fs/promises';
+import { access, constants, stat } from 'node:fs/promises';
 import type { Database } from '../server/state/schema';
 import { openFileStore, type Store } from '../server/state/store';
 import { CliError } from './io';
 import { fsReason } from './fs-errors';
 
 /**
- * True when the database file exists and holds something. An empty file counts as missing, as
- * it does for filebrowser, whose Docker instructions `touch` the database before the first run.
+ * True when something is at the database path. An empty file counts as existing (and is then
+ * refused as corrupt when opened): it is never replaced by a fresh database.
  */
 export async function databaseExists(path: string): Promise<boolean> {
   try {
-    return (await stat(path)).size > 0;
+    await stat(path);
+    return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return false;
@@ -30,8 +31,7 @@ export async function openExisting(path: string): Promise<Store> {
   return (await openFileStore(path)).store;
 }
 
-/** Opens the database, creating it with `init` when missing (an empty file is replaced). */
-export async function openOrCreate(path: string, init: () => Database): Promise<{ store: Store; created: boolean }> {
-  if (!(await databaseExists(path))) await rm(path, { force: true });
+/** Opens the database, creating it with `init` when nothing is at its path. */
+export function openOrCreate(path: string, init: () => Database): Promise<{ store: Store; created: boolean }> {
   return openFileStore(path, init);
 }

@@ -42,9 +42,9 @@ function normalizeBaseURL(value: string): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
-function mergedServer(stored: ServerSettings, flags: FlagValues): ServerSettings {
+function mergedServer(stored: ServerSettings, flags: FlagValues, cwd: string): ServerSettings {
   const server = structuredClone(stored);
-  applyServerFlags(server, flags, true);
+  applyServerFlags(server, flags, { onlySet: true, cwd });
   if (flags.isSet('socket') && server.socket !== '' && tcpTargetSet(flags)) {
     throw new UsageError('--socket cannot be used with --address, --port, --cert or --key');
   }
@@ -68,7 +68,7 @@ function targetOf(server: ServerSettings, flags: FlagValues, port: number): List
  * then defaults. Paths are made absolute against `cwd`.
  */
 export function resolveServerConfig(flags: FlagValues, stored: ServerSettings, ctx: { cwd: string; database: string }): ResolvedServer {
-  const server = mergedServer(stored, flags);
+  const server = mergedServer(stored, flags, ctx.cwd);
   const warnings: string[] = [];
   if ((server.tlsCert === '') !== (server.tlsKey === '') && server.socket === '') {
     throw new UsageError('--cert and --key must be given together');

@@ -1,13 +1,15 @@
+import { resolve } from 'node:path';
 import type { ServerSettings } from '../server/state/schema';
 import type { FlagValues } from './values';
 
-type Setter = (s: ServerSettings, f: FlagValues) => void;
+type Setter = (s: ServerSettings, f: FlagValues, cwd: string) => void;
 
 /** How each server flag lands in the stored server values (api.md §7); the disable* flags invert. */
 const SETTERS: Record<string, Setter> = {
   address: (s, f) => { s.address = f.string('address'); },
   port: (s, f) => { s.port = String(f.number('port')); },
-  root: (s, f) => { s.root = f.string('root'); },
+  // Stored absolute: a later start from another directory must serve the same folder.
+  root: (s, f, cwd) => { s.root = resolve(cwd, f.string('root')); },
   baseURL: (s, f) => { s.baseURL = f.string('baseURL').replace(/\/+$/, ''); },
   log: (s, f) => { s.log = f.string('log'); },
   cert: (s, f) => { s.tlsCert = f.string('cert'); },
@@ -24,11 +26,12 @@ const SETTERS: Record<string, Setter> = {
 
 /**
  * Writes server flags into stored server values. With `onlySet`, only flags given explicitly
- * (command line, environment, config file) change anything: stored values beat defaults.
+ * (command line, environment, config file) change anything: stored values beat defaults. A
+ * relative root is resolved against `cwd`, the directory filemgr was started from.
  */
-export function applyServerFlags(server: ServerSettings, flags: FlagValues, onlySet: boolean): void {
+export function applyServerFlags(server: ServerSettings, flags: FlagValues, opts: { onlySet: boolean; cwd: string }): void {
   for (const [name, set] of Object.entries(SETTERS)) {
-    if (flags.has(name) && (!onlySet || flags.isSet(name))) set(server, flags);
+    if (flags.has(name) && (!opts.onlySet || flags.isSet(name))) set(server, flags, opts.cwd);
   }
 }
 

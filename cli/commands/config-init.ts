@@ -12,13 +12,13 @@ import { applyUserFlags } from '../user-flags';
 import type { FlagValues } from '../values';
 
 /** A new database from the config flags, every flag at its given or default value; no users. */
-function initialDatabase(flags: FlagValues): Database {
+function initialDatabase(flags: FlagValues, cwd: string): Database {
   const db = emptyDatabase('json');
   db.settings.hideLoginButton = false;
   applySettingsFlags(db.settings, flags, false);
   applyUserFlags(db.settings.defaults, flags, false);
   db.server = defaultServerSettings();
-  applyServerFlags(db.server, flags, false);
+  applyServerFlags(db.server, flags, { onlySet: false, cwd });
   const auth = applyAuthFlags({ method: 'json', auther: { recaptcha: null } }, flags, false);
   db.settings.authMethod = auth.method;
   db.auther = auth.auther;
@@ -35,7 +35,7 @@ export const configInitCommand: Command = {
   async run(ctx) {
     if (await databaseExists(ctx.database)) throw new CliError(`the database ${ctx.database} already exists; change it with filemgr config set`);
     // Built (and validated) before anything touches the disk.
-    const db = initialDatabase(ctx.flags);
+    const db = initialDatabase(ctx.flags, ctx.io.cwd);
     const { store, created } = await openOrCreate(ctx.database, () => db);
     if (!created) throw new CliError(`the database ${ctx.database} already exists; change it with filemgr config set`);
     const config: Configuration = store.data();

@@ -32,7 +32,7 @@ export const configSetCommand: Command = {
     await store.update((db) => {
       applySettingsFlags(db.settings, ctx.flags, true);
       applyUserFlags(db.settings.defaults, ctx.flags, true);
-      applyServerFlags(db.server, ctx.flags, true);
+      applyServerFlags(db.server, ctx.flags, { onlySet: true, cwd: ctx.io.cwd });
       const auth = applyAuthFlags({ method: db.settings.authMethod, auther: db.auther }, ctx.flags, true);
       db.settings.authMethod = auth.method;
       db.auther = auth.auther;

@@ -38,7 +38,7 @@ describe('filemgr config init', () => {
     expect(db.settings).toMatchObject({ signup: false, hideLoginButton: false, authMethod: 'json', minimumPasswordLength: 12, fileMode: 0o640, dirMode: 0o750, logoutPage: '/login', shell: [] });
     expect(db.settings.defaults).toMatchObject({ scope: '.', locale: 'en', viewMode: 'list', sorting: { by: 'name', asc: false }, redirectAfterCopyMove: false, commands: [] });
     expect(db.settings.defaults.perm).toEqual({ admin: false, execute: true, create: true, rename: true, modify: true, delete: true, share: true, download: true });
-    expect(db.server).toMatchObject({ address: '127.0.0.1', port: '8080', root: '.', enableExec: false, enableThumbnails: true });
+    expect(db.server).toMatchObject({ address: '127.0.0.1', port: '8080', root: cwd, enableExec: false, enableThumbnails: true });
     expect(db.auther).toEqual({ recaptcha: null });
     expect(Object.keys(db.settings.commands)).toHaveLength(10);
     expect(out).toMatch(/Auth method: +json/);

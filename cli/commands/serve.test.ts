@@ -83,7 +83,7 @@ describe('filemgr (serve)', () => {
     expect(admin.perm).toEqual({ admin: true, execute: true, create: true, rename: true, modify: true, delete: true, share: true, download: true });
     expect(await bcrypt.compare(password!, admin.password)).toBe(true);
     expect(admin.password).toMatch(/^\$2a\$10\$/);
-    expect(db.server.root).toBe('files');
+    expect(db.server.root).toBe(join(cwd, 'files'));
 
     const second = await serve(cwd, []);
     expect(second.io.out()).not.toMatch(/initialized with/);
@@ -157,13 +157,33 @@ describe('filemgr (serve)', () => {
     expect(await readFile(join(cwd, 'filemgr.json'), 'utf8')).toBe(content);
   });
 
-  it('treats an empty database file as missing (filebrowser\'s Docker setup touches it first)', async () => {
+  it('refuses an empty database file with one line and leaves it untouched, creating no admin', async () => {
     const cwd = await workdir();
     await writeFile(join(cwd, 'filemgr.json'), '');
+    const { code, stdout, stderr } = await runCli(['-r', 'files'], { cwd });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^filemgr: the database \S+filemgr\.json is empty; filemgr left it untouched: restore it from a backup, delete it to create a new one, or point --database elsewhere\n$/);
+    expect(stdout).not.toMatch(PASSWORD_ANNOUNCED);
+    expect(await readFile(join(cwd, 'filemgr.json'), 'utf8')).toBe('');
+  });
+
+  it.each([[['config', 'init']], [['users', 'ls']]])('%j refuses an empty database file too and leaves it untouched', async (argv) => {
+    const cwd = await workdir();
+    await writeFile(join(cwd, 'filemgr.json'), '');
+    const { code } = await runCli(argv, { cwd });
+    expect(code).toBe(1);
+    expect(await readFile(join(cwd, 'filemgr.json'), 'utf8')).toBe('');
+  });
+
+  it('stores a relative --root as an absolute path, so a start from elsewhere serves the same folder', async () => {
+    const cwd = await workdir();
     const s = await serve(cwd, []);
-    expect(s.io.out()).toMatch(PASSWORD_ANNOUNCED);
     await s.stop();
-    expect((await readDb(cwd)).users).toHaveLength(1);
+    expect((await readDb(cwd)).server.root).toBe(join(cwd, 'files'));
+    const elsewhere = await workdir();
+    const database = join(cwd, 'filemgr.json');
+    expect((await runCli(['config', 'set', '-r', 'demo', '--database', database], { cwd: elsewhere })).code).toBe(0);
+    expect((await readDb(cwd)).server.root).toBe(join(elsewhere, 'demo'));
   });
 
   it('says which port is taken', async () => {

@@ -31,7 +31,7 @@ async function checkRoot(root: string): Promise<void> {
 
 function firstRunServer(ctx: CommandContext): ServerSettings {
   const server = defaultServerSettings();
-  applyServerFlags(server, ctx.flags, false);
+  applyServerFlags(server, ctx.flags, { onlySet: false, cwd: ctx.io.cwd });
   return server;
 }
 

@@ -51,12 +51,22 @@ export class BatchedWriter {
   #bytes = 0;
   #inFlight: Promise<void>[] = [];
   #failure: Error | undefined;
+  #completed: number;
+  /** The writes' completions, taken in the order of their positions. */
+  #inOrder: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly file: PositionalFile,
     private position: number,
     private readonly shape: BatchShape = DEFAULT_BATCHES,
-  ) {}
+  ) {
+    this.#completed = position;
+  }
+
+  /** The end of the bytes every write has returned for, from the start position on without a gap. */
+  get completed(): number {
+    return this.#completed;
+  }
 
   /** Queues a chunk; once a batch is full and `depth` writes run, waits for the oldest. Throws a failed write's error. */
   async add(chunk: Buffer): Promise<void> {
@@ -78,7 +88,15 @@ export class BatchedWriter {
     // Observed by add() or settle(); must not surface as an unhandled rejection before that.
     write.catch(() => undefined);
     this.#inFlight.push(write);
-    this.position += this.#bytes;
+    const end = this.position + this.#bytes;
+    // Writes run side by side: only once every earlier one returned do this one's bytes extend the prefix.
+    this.#inOrder = this.#inOrder.then(() => write).then(
+      () => {
+        if (this.#failure === undefined) this.#completed = end;
+      },
+      () => undefined,
+    );
+    this.position = end;
     this.#parts = [];
     this.#bytes = 0;
   }

@@ -134,7 +134,12 @@ export async function removeTree(target: Target, guards: (real: string) => boole
   }
 }
 
-/** Removes a single file written by a failed request; a missing file is fine. */
-export async function discardFile(target: Target): Promise<void> {
+/**
+ * Removes the file a failed request wrote (`written`, its stat after the write) unless another
+ * request has replaced it meanwhile (another file, a folder) or removed it already.
+ */
+export async function discardFile(target: Target, written: BigIntStats): Promise<void> {
+  const now = await lstatOrNull(target.resolved).catch(() => null);
+  if (now?.dev !== written.dev || now.ino !== written.ino) return;
   await removeIfPresent(target.resolved, { recursive: false });
 }

@@ -1,6 +1,6 @@
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emptyDatabase } from './initial';
 import { memoryStore, openFileStore } from './store';
@@ -36,6 +36,16 @@ describe('state store', () => {
     await writeFile(path, '{ not json');
     await expect(openFileStore(path, () => emptyDatabase())).rejects.toThrow(/is corrupt .* left it untouched/);
     expect(await readFile(path, 'utf8')).toBe('{ not json');
+  });
+
+  it('refuses a 0-byte file as it does a corrupt one, even when asked to create the database', async () => {
+    const path = await tempDb();
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, '');
+    let made = false;
+    await expect(openFileStore(path, () => ((made = true), emptyDatabase()))).rejects.toThrow(/database \S+ is empty; filemgr left it untouched/);
+    expect(made).toBe(false);
+    expect(await readFile(path, 'utf8')).toBe('');
   });
 
   it('refuses a file written by a newer schema', async () => {

@@ -34,6 +34,11 @@ class JsonFileAdapter implements Adapter<Database> {
       if (code === 'ENOENT') return null;
       throw new StateError(`cannot read the database ${this.path}: ${code ?? String(err)}`);
     }
+    // A 0-byte file is not a missing one: it may be a database truncated by a full disk or a bad
+    // copy, and creating a new one over it would replace its users with a fresh admin.
+    if (text.trim() === '') {
+      throw new StateError(`the database ${this.path} is empty; filemgr left it untouched: restore it from a backup, delete it to create a new one, or point --database elsewhere`);
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -73,6 +78,8 @@ export async function openFileStore(path: string, init?: () => Database): Promis
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const release = await acquireFileLock(`${path}.lock`);
     try {
+      // Never initialise over an existing path: another process may have created it meanwhile.
+      if ((await stampOf(path)) !== 'missing') throw new StateError(`the database ${path} appeared while filemgr was creating it; filemgr left it untouched: start again`);
       db.data = init();
       await db.write();
       created = true;

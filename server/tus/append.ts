@@ -16,6 +16,8 @@ import { fsError, translated } from '../fs/fs-error';
 
 /** Read and write, each write durable when it returns (no such flag on Windows: the final fdatasync). */
 const DURABLE_WRITES = constants.O_RDWR | (constants.O_DSYNC ?? 0);
+/** Whether a write that returned is on disk (else only the final fdatasync makes it so). */
+const WRITES_ARE_DURABLE = constants.O_DSYNC !== undefined;
 
 /** Where a PATCH writes and how much it may write. */
 export interface AppendSpec {
@@ -29,6 +31,8 @@ export interface AppendSpec {
   stallMs?: number;
   /** Aborted when the upload is deleted or replaced: the PATCH ends at once and answers 404. */
   signal?: AbortSignal;
+  /** Handed, once the body starts, what tells the offset durable so far (a HEAD asks it mid-PATCH). */
+  watch?: (durable: () => number) => void;
 }
 
 /**
@@ -66,7 +70,10 @@ export async function appendBody(temp: string, spec: AppendSpec, body: Readable)
     if (fstatSync(fh.fd).size !== spec.offset) throw new AppError('exists');
     if (spec.declared !== undefined && spec.declared > spec.room) throw new AppError('too_large');
     const batches = new BatchedWriter(fh, spec.offset);
+    spec.watch?.(() => (WRITES_ARE_DURABLE ? batches.completed : spec.offset));
     const received = await receive(body, spec, batches).catch(async (err: unknown) => {
+      // An AppError cuts the file back to the offset (keepOrCut): nothing past it counts from now on.
+      if (err instanceof AppError) spec.watch?.(() => spec.offset);
       await keepOrCut(fh, batches, { err, offset: spec.offset });
       throw err;
     });

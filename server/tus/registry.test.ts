@@ -106,4 +106,26 @@ describe('the upload registry', () => {
     expect(await readdir(dir)).toEqual([]);
     later.close();
   });
+
+  it('lets concurrent creations of one upload each replace the one before, leaving the last', async () => {
+    const uploads = await Promise.all([1, 2, 3, 4].map((length) => registry.create(owner('a.bin'), { length, ...MODES })));
+    const last = uploads[3];
+    expect(uploads.slice(0, 3).every((u) => u.gone)).toBe(true);
+    expect(last?.gone).toBe(false);
+    expect(await registry.find(owner('a.bin'))).toBe(last);
+    expect(await readdir(dir)).toEqual([`.filemgr-tmp-tus-${last?.key}-4`]);
+  });
+
+  it('lets concurrent creations after a restart replace the upload found on disk', async () => {
+    const before = await registry.create(owner('a.bin'), { length: 7, ...MODES });
+    registry.close();
+    const restarted = createUploadRegistry({ ttlMs: 60_000 });
+    try {
+      const uploads = await Promise.all([5, 6, 8].map((length) => restarted.create(owner('a.bin'), { length, ...MODES })));
+      expect(await restarted.find(owner('a.bin'))).toBe(uploads[2]);
+      expect(await readdir(dir)).toEqual([`.filemgr-tmp-tus-${before.key}-8`]);
+    } finally {
+      restarted.close();
+    }
+  });
 });

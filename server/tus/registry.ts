@@ -11,7 +11,7 @@ import { findTemp, tempPathOf, tempsIn, uploadKey } from './temp-file';
  * temporary file beside its target. An upload expires after `ttlMs` without a request (never
  * while a PATCH is streaming) and expiry removes only its temporary file, after checking through
  * the owner's path gate that the folder still lies in their scope. Requests on one upload run one
- * at a time, so HEAD reports the offset a running PATCH ends at, never a size in between.
+ * at a time; only a HEAD does not wait for a running PATCH (see Upload.durable).
  */
 
 /** Whose upload, and where it goes. */
@@ -31,6 +31,8 @@ export interface Upload {
   readonly length: number;
   /** Set once it finished, was aborted or expired: a request still holding it answers 404. */
   gone: boolean;
+  /** While a PATCH runs (streaming or stalled): the offset durable so far, for a HEAD that will not wait. */
+  durable?: (() => number) | undefined;
 }
 
 /** The size and the modes of a new upload (settings.fileMode / dirMode, api.md §5.8). */
@@ -96,6 +98,7 @@ class Registry implements UploadRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly removing = new Map<string, Promise<void>>();
   private readonly swept = new Map<string, number>();
+  private readonly creating = new Map<string, Promise<void>>();
 
   constructor(
     private readonly ttl: number,
@@ -118,6 +121,20 @@ class Registry implements UploadRegistry {
   }
 
   async create(owner: UploadOwner, spec: UploadSpec): Promise<Upload> {
+    // Creations of one upload run one after another: each replaces the one before it, and none
+    // sees the temporary file of another half made or half removed.
+    const key = uploadKey(owner.userId, owner.target);
+    const run = (this.creating.get(key) ?? Promise.resolve()).then(() => this.replace(owner, spec, key));
+    const tail = run.then(() => undefined, () => undefined);
+    this.creating.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.creating.get(key) === tail) this.creating.delete(key);
+    }
+  }
+
+  private async replace(owner: UploadOwner, spec: UploadSpec, key: string): Promise<Upload> {
     const old = await this.find(owner);
     if (old) {
       // A new upload replaces the old one at once, even behind a stalled PATCH of it.
@@ -126,7 +143,6 @@ class Registry implements UploadRegistry {
     }
     await makeParent(owner.target, spec.dirMode);
     await this.sweep(dirname(owner.target), owner.confines);
-    const key = uploadKey(owner.userId, owner.target);
     const temp = tempPathOf(owner.target, key, spec.length);
     await translated(async () => (await open(temp, 'wx', spec.fileMode)).close());
     return this.remember({ key, target: owner.target, temp, length: spec.length, gone: false }, owner.confines);

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { lstat, opendir, rename, stat } from 'node:fs/promises';
+import { opendir, rename, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AppError } from '../errors';
-import { errnoCode, fsError } from '../fs/fs-error';
+import { errnoCode, fsError, translated } from '../fs/fs-error';
 import { TEMP_PREFIX } from '../fs/hidden';
 import { keepIdentity, lstatOrNull } from '../fs/write';
 import { syncDir } from '../lib/sync-dir';
@@ -62,7 +62,9 @@ export async function findTemp(target: string, key: string): Promise<FoundTemp |
     const length = entry.isFile() ? lengthIn(entry.name, key) : undefined;
     if (length === undefined) continue;
     const path = join(dir, entry.name);
-    return { path, length, stat: await lstat(path, { bigint: true }) };
+    // Listed, then removed by a concurrent request on the same upload (a DELETE, a replacing POST).
+    const stat = await translated(() => lstatOrNull(path));
+    if (stat !== null) return { path, length, stat };
   }
   return undefined;
 }

@@ -1,3 +1,4 @@
+import type { BigIntStats } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../errors';
 import { statTarget } from '../../fs/info';
@@ -35,12 +36,15 @@ export async function createResource(deps: ResourcesDeps, user: UserRecord, req:
   }
   const existed = await checkUploadTarget(user, target, { raw: req.raw, override: req.override, tus: false });
   if (existed) await deps.previews?.invalidate(target.lexical);
+  let written: BigIntStats | undefined;
+  const write = async (): Promise<BigIntStats> => (written = await writeFileAtomic(target, req.body, modes));
   try {
-    const s = await deps.hooks.around('upload', ctx, () => writeFileAtomic(target, req.body, modes));
-    return etagOf(s);
+    return etagOf(await deps.hooks.around('upload', ctx, write));
   } catch (err) {
     // A new file whose after-hook failed is removed (§3.6 step 5); an old file keeps its new bytes.
-    if (!existed) await discardFile(target);
+    // A write that failed left nothing of ours: what is there (a folder or file another request
+    // made meanwhile) is not this request's to remove.
+    if (!existed && written) await discardFile(target, written);
     throw err;
   }
 }

@@ -88,15 +88,20 @@ async function createUpload(deps: TusDeps, user: UserRecord, req: CreateUploadRe
   if (length === 0) await deps.registry.exclusive(upload, () => complete(deps, user, { upload, at }));
 }
 
-/** HEAD/GET: the offset and declared length of the user's unfinished upload to a path. */
+/**
+ * HEAD/GET: the offset and declared length of the user's unfinished upload to a path. A running
+ * PATCH, stalled perhaps for up to STALL_MS, is never waited for: the offset durable so far answers
+ * at once (the file's size whenever no PATCH is writing, as every PATCH ends with an fdatasync).
+ */
 async function uploadStatus(deps: TusDeps, user: UserRecord, raw: string): Promise<{ offset: number; length: number }> {
   if (!user.perm.create) throw new AppError('forbidden');
   const at = await locate(deps, user, raw);
   const upload = await found(deps, at.owner);
+  const offset = upload.durable ? upload.durable() : await sizeOf(upload.temp);
+  if (offset < upload.length) return { offset, length: upload.length };
+  // Every byte there but not yet in place: a restart came between the last write and the rename.
   return deps.registry.exclusive(upload, async () => {
-    const offset = await sizeOf(upload.temp);
-    // Every byte there but not yet in place: a restart came between the last write and the rename.
-    if (offset >= upload.length) await complete(deps, user, { upload, at });
+    await complete(deps, user, { upload, at });
     return { offset, length: upload.length };
   });
 }
@@ -110,8 +115,9 @@ async function appendUpload(deps: TusDeps, user: UserRecord, req: AppendRequest)
   const upload = await found(deps, at.owner);
   return deps.registry.exclusive(upload, async (signal) => {
     if (offset > upload.length) throw new AppError('bad_request', `upload offset ${offset} exceeds declared length ${upload.length}`);
-    const spec = { offset, room: upload.length - offset, signal, ...(req.contentLength === undefined ? {} : { declared: req.contentLength }) };
-    const reached = offset + (await appendBody(upload.temp, spec, req.body));
+    const watch = (durable: () => number): void => void (upload.durable = durable);
+    const spec = { offset, room: upload.length - offset, signal, watch, ...(req.contentLength === undefined ? {} : { declared: req.contentLength }) };
+    const reached = offset + (await appendBody(upload.temp, spec, req.body).finally(() => (upload.durable = undefined)));
     if (reached === upload.length) await complete(deps, user, { upload, at });
     return reached;
   });

@@ -125,6 +125,54 @@ describe('a DELETE of an upload whose PATCH has stalled', () => {
   });
 });
 
+describe('requests beside a stalled or late PATCH', () => {
+  /** A PATCH of `path` at offset 0 declaring `length` bytes, left open for the test to write to. */
+  const openPatch = (path: string, length: number) => {
+    const patch = request({ host: '127.0.0.1', port, method: 'PATCH', path: `/api/tus${path}`, agent: false, headers: { 'x-auth': t.token(), 'tus-resumable': '1.0.0', 'content-type': OCTET, 'upload-offset': '0', 'content-length': String(length) } });
+    const answer = new Promise<Answer>((resolve, reject) => {
+      patch.on('response', (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers });
+      }).on('error', reject);
+    });
+    return { patch, answer };
+  };
+
+  it('a HEAD answers at once with the bytes durable so far, and the PATCH then goes on', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const data = bytes(10 * MiB);
+    await send(agent, 'POST /slow.bin', { headers: { 'upload-length': String(10 * MiB) } });
+    const { patch, answer } = openPatch('/slow.bin', 10 * MiB);
+    patch.write(data.subarray(0, 5 * MiB));
+    // The first batch (the chunks up to 4 MiB or just past it) is written and durable; the rest
+    // waits for more. Each HEAD is answered while the PATCH holds the upload (before, the first
+    // one waited for the PATCH's stall timer).
+    let offset = 0;
+    await eventuallyTrue(async () => (offset = Number((await send(agent, 'HEAD /slow.bin')).headers['upload-offset'])) > 0);
+    expect(offset).toBeGreaterThanOrEqual(4 * MiB);
+    expect(offset).toBeLessThanOrEqual(5 * MiB);
+    patch.end(data.subarray(5 * MiB));
+    const done = await answer;
+    expect([done.status, done.headers['upload-offset']]).toEqual([204, String(10 * MiB)]);
+    expect((await readFile(join(t.root, 'slow.bin'))).equals(data)).toBe(true);
+    agent.destroy();
+  });
+
+  it('a PATCH of an upload deleted meanwhile is refused at once, without waiting for its body', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    await send(agent, 'POST /gone.bin', { headers: { 'upload-length': String(10 * MiB) } });
+    expect((await send(agent, 'DELETE /gone.bin')).status).toBe(204);
+    const { patch, answer } = openPatch('/gone.bin', 10 * MiB);
+    // 1 MiB of the declared 10 and then nothing: the answer must not wait for the other 9.
+    patch.write(bytes(MiB));
+    const refused = await answer;
+    expect([refused.status, refused.headers.connection]).toEqual([404, 'close']);
+    expect(await readdir(t.root)).toEqual([]);
+    patch.destroy();
+    agent.destroy();
+  });
+});
+
 /** Polls `check` until it holds (the test's timeout ends a wait that never does). */
 async function eventuallyTrue(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((r) => setTimeout(r, 20));

@@ -22,7 +22,7 @@ function page<P extends object, K extends string>(
 }
 
 const LoginPage = page(() => import('./features/login/login-page'), 'LoginPage');
-const FilesPage = page(() => import('./features/listing/files-page'), 'FilesPage');
+const FilesPage = page(() => import('./screens/files-screen'), 'FilesPage');
 const SharePage = page(() => import('./features/share-page/share-page'), 'SharePage');
 const ProfilePage = page(() => import('./features/settings/profile-page'), 'ProfilePage');
 const SharesPage = page(() => import('./features/settings/shares-page'), 'SharesPage');

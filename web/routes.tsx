@@ -22,7 +22,7 @@ function page<P extends object, K extends string>(
 }
 
 const LoginPage = page(() => import('./features/login/login-page'), 'LoginPage');
-const FilesPage = page(() => import('./screens/files-screen'), 'FilesPage');
+const FilesScreen = page(() => import('./screens/files-screen'), 'FilesScreen');
 const SharePage = page(() => import('./features/share-page/share-page'), 'SharePage');
 const ProfilePage = page(() => import('./features/settings/profile-page'), 'ProfilePage');
 const SharesPage = page(() => import('./features/settings/shares-page'), 'SharesPage');
@@ -45,7 +45,7 @@ interface PageRoute {
 /** THE page table (product.md §2). Order matters: the first matching path wins. */
 export const PAGES: readonly PageRoute[] = [
   { path: '/login', title: 'login', access: 'guest', layout: 'bare', render: () => <LoginPage /> },
-  { path: '/files/*', title: 'files', access: 'user', layout: 'shell', render: () => <FilesPage /> },
+  { path: '/files/*', title: 'files', access: 'user', layout: 'shell', render: () => <FilesScreen /> },
   { path: '/share/*', title: 'share', access: 'public', layout: 'shell', render: () => <SharePage /> },
   { path: '/settings/profile', title: 'profile', access: 'user', layout: 'shell', render: () => <ProfilePage /> },
   { path: '/settings/shares', title: 'shares', access: 'share', layout: 'shell', render: () => <SharesPage /> },

@@ -54,7 +54,7 @@ function body(request: RequestState | null, path: string, loading: string) {
 }
 
 /** The files route: the folder or file at the route's path, with the header actions and keys. */
-export function FilesPage() {
+export function FilesScreen() {
   const { t } = useTranslation();
   const { path, request } = useFilesRequest();
   const actions = useFileActions();

@@ -5,7 +5,7 @@ import type { Resource } from '../api/types';
 import { Breadcrumbs } from '../components/breadcrumbs';
 import { ErrorMessage } from '../components/error-message';
 import { Spinner } from '../components/spinner';
-import { crumbs, filesPath, folderOf } from '../paths';
+import { filesPath, folderName, folderOf } from '../paths';
 import { arrivingAtom } from '../state/listing';
 import { shellOpenAtom } from '../state/panels';
 import type { RequestState } from '../state/request';
@@ -49,7 +49,7 @@ function body(request: RequestState | null, path: string, loading: string) {
   if (request?.status === 'error') return <ErrorMessage status={request.errorStatus} />;
   if (resource?.isDir && Array.isArray(resource.items)) return <FolderView name={resource.name} path={path} empty={resource.items.length === 0} />;
   if (resource) return <FileView resource={resource} path={path} />;
-  if (request?.firstItems) return <FolderView name={crumbs(path).at(-1)?.name ?? ''} path={path} empty={false} />;
+  if (request?.firstItems) return <FolderView name={folderName(path)} path={path} empty={false} />;
   return <Spinner label={loading} />;
 }
 

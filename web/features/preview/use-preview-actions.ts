@@ -4,7 +4,7 @@ import { useLocation } from 'wouter';
 import { apiUrl } from '../../api/http';
 import type { FileInfo } from '../../api/types';
 import { startDownload } from '../../lib/download';
-import { apiPaths, filesPath, parentPath } from '../../paths';
+import { apiPaths, baseName, filesPath, parentPath } from '../../paths';
 import { abilitiesAtom } from '../../state/abilities';
 import type { Target } from '../../state/listing';
 import { showPromptAtom } from '../../state/prompts';
@@ -23,10 +23,6 @@ function useNeighbours(path: string): Neighbours {
     load(folder).catch(() => undefined);
   }, [folder, reload, load]);
   return useMemo(() => (listing?.folder === folder ? neighboursOf(listing.items, path) : {}), [listing, folder, path]);
-}
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 /**

@@ -19,7 +19,7 @@ export function Header({ withMenu }: { withMenu: boolean }) {
         <button
           type="button"
           className="icon-button menu-button"
-          aria-label={t('header.menu')}
+          aria-label={t('header.toggleSidebar')}
           aria-expanded={open}
           aria-controls="sidebar"
           onClick={() => setOpen(!open)}

@@ -75,6 +75,8 @@ describe('the accessible names of ui.md and New folder on a taken name', () => {
       await toggle.click();
       expect(await toggle.getAttribute('aria-expanded')).toBe('true');
       await sidebarButton(page, 'Help').waitFor();
+      // The drawer slides in (0.2 s): the picture is taken once it is in place.
+      await page.waitForFunction(() => document.getElementById('sidebar')?.getBoundingClientRect().left === 0);
       await screenshot(page, 'sidebar-phone');
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });

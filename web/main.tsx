@@ -16,6 +16,7 @@ import './styles/login.css';
 import './styles/files.css';
 import './styles/files-bar.css';
 import './styles/listing.css';
+import './styles/file-kinds.css';
 import './styles/prompts.css';
 import './styles/panels.css';
 import './styles/settings.css';

@@ -23,6 +23,7 @@ const TREE = {
   'notes/leave.txt': 'leave me\n',
   'notes/back.txt': 'back\n',
   'notes/failing.txt': 'keep\n',
+  'notes/untouched.txt': 'as it was\n',
   'code/app.js': 'const answer = 42;\nfunction greet(name) {\n  return `hello ${name}`;\n}\n',
   'big.txt': big,
 };
@@ -89,6 +90,18 @@ describe('the text editor', () => {
     // Saved: leaving asks nothing.
     await mainButton(page, 'Close').click();
     await page.waitForURL(/\/files\/notes\/$/);
+  });
+
+  it('keeps Save disabled while nothing changed, and again once the change is saved', async () => {
+    const { page } = browser;
+    await openEditor(page, server, { path: '/notes/untouched.txt', text: 'as it was' });
+    expect(await mainButton(page, 'Save').isDisabled()).toBe(true);
+    await typeAtEnd(page, 'untouched.txt', ' and more');
+    expect(await mainButton(page, 'Save').isDisabled()).toBe(false);
+    await mainButton(page, 'Save').click();
+    await successNotice(page, 'File saved!').waitFor();
+    await until(() => mainButton(page, 'Save').isDisabled(), 'Save to be disabled after saving');
+    expect(await onDisk(server, 'notes/untouched.txt')).toBe('as it was\n and more');
   });
 
   it('saves with Ctrl+S, from inside the text and from elsewhere on the page', async () => {

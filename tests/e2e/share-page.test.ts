@@ -263,6 +263,33 @@ describe('the public share page', () => {
     }
   });
 
+  it('shows a visitor no sidebar, only the header with "Login", on a desktop and on a phone', async () => {
+    // Quick setup hides the login button (api.md §8): shown here, as an instance that offers it.
+    const api = await apiAs(server);
+    const settings = await api.json<Record<string, unknown>>('/api/settings');
+    expect((await api.call('PUT', '/api/settings', { ...settings, hideLoginButton: false })).status).toBe(200);
+    for (const width of [1280, 390]) {
+      const v = await visitor({ width, height: width > 400 ? 800 : 844, locale: 'ar' });
+      try {
+        const { page } = v;
+        await page.goto(links.many);
+        await page.getByRole('option', { name: 'item-000.txt', exact: true }).waitFor();
+        expect(await page.getByRole('navigation', { name: /^(Main|التنقل الرئيسي)$/ }).count()).toBe(0);
+        expect(await page.locator('#sidebar, .menu-button').count()).toBe(0);
+        const login = page.getByRole('banner').getByRole('link', { name: /^(Login|تسجيل الدخول)$/ });
+        await login.waitFor();
+        const main = await page.getByRole('main').boundingBox();
+        expect(main?.width ?? 0).toBeGreaterThan(width - 40);
+        await screenshot(page, `share-visitor-${width}-ar`);
+        await login.click();
+        await page.waitForURL(/\/login/);
+      } finally {
+        await v.close();
+      }
+    }
+    expect((await api.call('PUT', '/api/settings', settings)).status).toBe(200);
+  });
+
   it('shows a shared file with its size, Download, Open file and a QR code of the download link', async () => {
     const v = await visitor();
     try {

@@ -86,11 +86,18 @@ export function SelectField({ label, value, onChange, help, children }: SelectFi
   );
 }
 
+/**
+ * The languages by their own names, as a reader looks for theirs: Latin-script names
+ * alphabetically, then the other scripts (Unicode's root collation).
+ */
+const BY_OWN_NAME = [...LOCALES].sort((a, b) => a.name.localeCompare(b.name, 'und'));
+
 /** The language picker: every UI language, each under its own name and language tag. */
+
 export function LanguageSelect({ label, value, onChange }: { label: string; value: string; onChange: (code: string) => void }) {
   return (
     <SelectField label={label} value={value} onChange={onChange}>
-      {LOCALES.map((l) => <option key={l.code} value={l.code} lang={l.lang}>{l.name}</option>)}
+      {BY_OWN_NAME.map((l) => <option key={l.code} value={l.code} lang={l.lang}>{l.name}</option>)}
     </SelectField>
   );
 }

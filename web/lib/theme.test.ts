@@ -13,4 +13,13 @@ describe('resolveTheme', () => {
   ] as const)('own choice %j with branding %j gives %s', (own, branding, expected) => {
     expect(resolveTheme(own, branding)).toBe(expected);
   });
+
+  it.each([
+    ['system', '', true, 'dark'],
+    ['system', 'dark', false, 'light'],
+    [null, '', true, 'light'],
+    ['', 'dark', true, 'light'],
+  ] as const)('own choice %j with branding %j, the system dark: %s, gives %s', (...[own, branding, systemDark, expected]) => {
+    expect(resolveTheme(own, branding, systemDark)).toBe(expected);
+  });
 });

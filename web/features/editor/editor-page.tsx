@@ -94,7 +94,7 @@ export function EditorPage({ file, path }: { file: Resource; path: string }) {
         <div className="toolbar" role="toolbar" aria-label={t('actions.toolbar')}>
           {canDownload && <Action icon="download" label={t('actions.download')} onClick={() => startDownload(apiUrl(apiPaths.raw(path)))} />}
           <Action icon="info" label={t('actions.info')} onClick={() => showPrompt({ kind: 'info', items: [{ path, name: file.name, isDir: false }] })} />
-          <button type="button" className="button button-primary editor-save" disabled={readOnly || saving || status !== 'ready'} onClick={save}>
+          <button type="button" className="button button-primary editor-save" disabled={readOnly || saving || status !== 'ready' || !dirty} onClick={save}>
             <Icon name="check" /><span>{t('editor.save')}</span>
           </button>
           <Action icon="close" label={t('editor.close')} onClick={() => guard.leave(filesPath(parentPath(path)))} />

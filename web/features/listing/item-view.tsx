@@ -1,8 +1,9 @@
 import { memo, useLayoutEffect, useRef, useState, type DragEvent, type MouseEvent } from 'react';
 import { apiUrl } from '../../api/http';
 import { DateTime } from '../../components/date-time';
-import { Icon } from '../../components/icon';
+import { FileIcon } from '../../components/file-icon';
 import { domString } from '../../lib/dom-string';
+import { fileKind } from '../../lib/file-kind';
 import { formatSize } from '../../lib/format';
 import { apiPaths, withQuery } from '../../paths';
 import { itemPath, type Item } from '../../state/listing';
@@ -55,7 +56,7 @@ function Thumb({ item, display }: { item: Item; display: ItemDisplay }) {
     // each picture: one reused would show the last item's picture until the new one arrives.
     return <img key={src} className="entry-thumb" src={src} alt="" loading="lazy" decoding="async" draggable={false} onError={() => setFailed(src)} />;
   }
-  return <Icon name={item.isDir ? 'folder' : 'file'} className={`entry-icon${item.isDir ? ' folder' : ''}${display.view === 'mosaic gallery' ? ' large' : ''}`} />;
+  return <FileIcon kind={fileKind(item.name, item.type, item.isDir)} className={`entry-icon${item.isDir ? ' folder' : ''}${display.view === 'mosaic gallery' ? ' large' : ''}`} />;
 }
 
 function classes(props: ItemViewProps): string {

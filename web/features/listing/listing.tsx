@@ -4,15 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { arrivingAtom, itemsAtom } from '../../state/listing';
 import { ListingBox } from './listing-box';
 import { checkCellsOf, markOverflowingCells } from './overflow';
+import { rowHeightFor } from './row-height';
 import { columnsFor, layoutRows } from './rows';
 import { SortBar } from './sort-bar';
-import { viewModeAtom, type ViewMode } from './state';
+import { viewModeAtom } from './state';
 import { useDragMove } from './use-drag-move';
 import { useElementWidth } from './use-element-width';
 import { useRowContext, useStableHandlers } from './use-row-context';
 import { useSelection } from './use-selection';
-
-const ROW_HEIGHT: Record<ViewMode, number> = { list: 52, mosaic: 76, 'mosaic gallery': 236 };
 
 /**
  * The files listing: the sort bar and the listbox of the folder's items. What the rows are drawn
@@ -43,7 +42,7 @@ export function Listing() {
   return (
     <div className={`listing view-${view.replace(' ', '-')}`}>
       <SortBar />
-      <ListingBox listRef={listRef} counts={counts} all={all} columns={columns} rowHeight={ROW_HEIGHT[view]} context={context}
+      <ListingBox listRef={listRef} counts={counts} all={all} columns={columns} rowHeight={rowHeightFor(view, width, columns)} context={context}
         selection={selection} arriving={arriving} label={label} />
     </div>
   );

@@ -13,9 +13,21 @@ export function checkCellsOf(option: Element | null): void {
 }
 
 /**
+ * A name cut by its ellipsis shows in full as the cell's tooltip. Set again on every check: the
+ * element may show another item's name (slots.ts). Not part of the option's name or description,
+ * which its aria attributes give (ui.md).
+ */
+function showFullName(cell: Element, cut: boolean): void {
+  const full = cut ? (cell.textContent ?? '') : '';
+  if (full === (cell.getAttribute('title') ?? '')) return;
+  if (full) cell.setAttribute('title', full);
+  else cell.removeAttribute('title');
+}
+
+/**
  * Marks the cells of the options handed to `checkCellsOf` whose text is wider than the cell
- * (`data-overflows`, styled in listing.css). All widths are read before any mark changes, so the
- * page is laid out once, not once per option.
+ * (`data-overflows`, styled in listing.css), and gives a cut name its tooltip. All widths are read
+ * before any mark changes, so the page is laid out once, not once per option.
  */
 export function markOverflowingCells(): void {
   const cells = [...pending].filter((option) => option.isConnected).flatMap((option) => [...option.querySelectorAll(CELLS)]);
@@ -24,5 +36,6 @@ export function markOverflowingCells(): void {
   cells.forEach((cell, i) => {
     const over = overflows[i] ?? false;
     if (over !== cell.hasAttribute('data-overflows')) cell.toggleAttribute('data-overflows', over);
+    if (cell.classList.contains('entry-name')) showFullName(cell, over);
   });
 }

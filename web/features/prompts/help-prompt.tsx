@@ -25,7 +25,7 @@ export function HelpPrompt({ onClose }: { onClose: () => void }) {
     <Dialog
       title={t('help.title')}
       onClose={onClose}
-      actions={<button type="button" className="button button-primary" onClick={onClose}>{t('prompts.close')}</button>}
+      actions={<button type="button" className="button button-primary" onClick={onClose}>{t('prompts.ok')}</button>}
     >
       <h3 className="help-heading">{t('help.shortcuts')}</h3>
       <dl className="shortcuts">

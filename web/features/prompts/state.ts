@@ -1,17 +1,30 @@
 import { atom } from 'jotai';
+import { HttpError } from '../../api/http';
 import { checksum, createItem, getResource, type ChecksumAlgo } from '../../api/resources';
 import { createShare, deleteShare, sharesOf } from '../../api/shares';
 import type { Share } from '../../api/types';
 import { folderOf } from '../../paths';
+import { folderAtom, itemsAtom, type Item } from '../../state/listing';
 import { requestAtom } from '../../state/request';
+
+/** The names in `dir`: those of the folder on screen when it is `dir`, else asked of the server. */
+async function namesIn(dir: string, shown: { folder: string | null; items: readonly Item[] }): Promise<ReadonlySet<string>> {
+  const items = shown.folder === dir ? shown.items : ((await getResource(dir)).items ?? []);
+  return new Set(items.map((item) => item.name));
+}
 
 /**
  * Creates an empty file or a folder named `name` (trimmed, product.md §5) in the folder on
- * screen, or in the root off the files route; resolves with the new item's user path.
+ * screen, or in the root off the files route; resolves with the new item's user path. A taken
+ * name fails with 409 for a folder as for a file: the server's mkdir -p takes an existing folder
+ * as success (api.md §3.6), so the name is looked up first rather than the folder opened.
  */
 export const createItemAtom = atom(null, async (get, _set, input: { name: string; isDir: boolean }) => {
   const { path } = get(requestAtom);
-  return createItem(path ? folderOf(path) : '/', input.name.trim(), input.isDir);
+  const dir = path ? folderOf(path) : '/';
+  const name = input.name.trim();
+  if (input.isDir && (await namesIn(dir, { folder: get(folderAtom), items: get(itemsAtom) })).has(name)) throw new HttpError(409, 'exists');
+  return createItem(dir, name, input.isDir);
 });
 
 /** The folder picker of the move and copy prompts: the folder shown and its subfolders. */

@@ -4,7 +4,9 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useModal } from '../../components/dialog';
+import { FileIcon } from '../../components/file-icon';
 import { Icon } from '../../components/icon';
+import { fileKind } from '../../lib/file-kind';
 import { failureText } from '../../lib/notice';
 import { filesPath, joinPath } from '../../paths';
 import { folderAtom } from '../../state/listing';
@@ -36,7 +38,7 @@ function Results({ root, onOpen }: { root: string; onOpen: () => void }) {
         {state.hits.slice(0, shown).map((hit) => (
           <li key={hit.path}>
             <Link href={filesPath(joinPath(root, hit.path, hit.dir))} onClick={onOpen} className="search-hit">
-              <Icon name={hit.dir ? 'folder' : 'file'} className={hit.dir ? 'entry-icon folder' : 'entry-icon'} />
+              <FileIcon kind={fileKind(hit.path, '', hit.dir)} className={hit.dir ? 'entry-icon folder' : 'entry-icon'} />
               <bdi>{hit.path}</bdi>
             </Link>
           </li>

@@ -1,11 +1,11 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Checkbox, LanguageSelect, SelectField } from '../../components/fields';
 import { resolveLocale } from '../../i18n/locales';
 import { abilitiesAtom } from '../../state/abilities';
 import { userAtom } from '../../state/session';
-import { themeAtom } from '../../state/theme';
+import { ownThemeAtom, previewThemeAtom, themeAtom } from '../../state/theme';
 import { PasswordCard } from './password-card';
 import { SettingsForm } from './settings-form';
 import { SettingsShell } from './settings-shell';
@@ -18,13 +18,17 @@ function ProfileCard() {
   const { t } = useTranslation();
   const user = useAtomValue(userAtom);
   const theme = useAtomValue(themeAtom);
+  const own = useAtomValue(ownThemeAtom);
+  const preview = useSetAtom(previewThemeAtom);
+  // A pick not saved is shown only while the form is: leaving it brings the saved theme back.
+  useEffect(() => () => preview(null), [preview]);
   const save = useSetAtom(saveProfileAtom);
   const [choices, setChoices] = useState<ProfileChoices>({
     locale: resolveLocale(user?.locale, navigator.languages),
     hideDotfiles: user?.hideDotfiles ?? false,
     singleClick: user?.singleClick ?? false,
     dateFormat: user?.dateFormat ?? false,
-    theme: theme === 'dark' ? 'dark' : '',
+    theme: own === 'system' ? 'system' : theme === 'dark' ? 'dark' : '',
   });
   return (
     <SettingsForm title={t('titles.profile')} save={() => save(choices)}>
@@ -32,9 +36,10 @@ function ProfileCard() {
         <Checkbox key={flag} label={t(`settings.${flag}`)} checked={choices[flag]} onChange={(on) => setChoices({ ...choices, [flag]: on })} />
       ))}
       <LanguageSelect label={t('settings.language')} value={choices.locale} onChange={(locale) => setChoices({ ...choices, locale })} />
-      <SelectField label={t('settings.theme')} value={choices.theme} help={t('settings.themeHelp')} onChange={(value) => setChoices({ ...choices, theme: value })}>
+      <SelectField label={t('settings.theme')} value={choices.theme} help={t('settings.themeHelp')} onChange={(value) => { setChoices({ ...choices, theme: value }); preview(value); }}>
         <option value="">{t('global.themeLight')}</option>
         <option value="dark">{t('global.themeDark')}</option>
+        <option value="system">{t('global.themeSystem')}</option>
       </SelectField>
     </SettingsForm>
   );

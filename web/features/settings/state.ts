@@ -9,7 +9,7 @@ export interface ProfileChoices {
   hideDotfiles: boolean;
   singleClick: boolean;
   dateFormat: boolean;
-  /** '' = light, 'dark'; kept in this browser (the API's user has no theme). */
+  /** '' = light, 'dark', 'system'; kept in this browser (the API's user has no theme). */
   theme: string;
 }
 

@@ -38,7 +38,7 @@ export function useUserForm(id: string) {
     if (isNew) navigate(userEditPath(savedId), { replace: true });
   };
 
-  return { user, isNew, offerHome: isNew && start.offerHome, createHome, setCreateHome, currentPassword, setCurrentPassword, setField, setPermission, submit };
+  return { user, isNew, minPassword: start.minPassword, offerHome: isNew && start.offerHome, createHome, setCreateHome, currentPassword, setCurrentPassword, setField, setPermission, submit };
 }
 
 export type UserForm = ReturnType<typeof useUserForm>;

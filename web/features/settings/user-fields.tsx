@@ -7,6 +7,11 @@ import { PermissionsFieldset } from './permissions-fieldset';
 import { RulesEditor } from './rules-editor';
 import type { UserForm } from './use-user-form';
 
+/** Unknown while empty; the server counts bytes, not characters (api.md §3.2). */
+function passwordValidity(password: string, min: number): boolean | undefined {
+  return password === '' ? undefined : new TextEncoder().encode(password).length >= min;
+}
+
 /** Username, password, scope (or a home folder), language and the password lock. */
 function AccountFields({ form }: { form: UserForm }) {
   const { t } = useTranslation();
@@ -15,7 +20,8 @@ function AccountFields({ form }: { form: UserForm }) {
     <>
       <TextField label={t('login.username')} value={user.username} required autoComplete="off" spellCheck={false} onChange={(v) => setField('username', v)} />
       <TextField label={t('login.password')} type="password" value={user.password ?? ''} required={isNew} autoComplete="new-password"
-        placeholder={isNew ? undefined : t('users.passwordPlaceholder')} onChange={(v) => setField('password', v)} />
+        placeholder={isNew ? undefined : t('users.passwordPlaceholder')} onChange={(v) => setField('password', v)}
+        help={t('users.passwordRule', { min: form.minPassword })} valid={passwordValidity(user.password ?? '', form.minPassword)} />
       <TextField label={t('users.scope')} value={user.scope} mono spellCheck={false} disabled={form.createHome} onChange={(v) => setField('scope', v)} />
       {form.offerHome && <Checkbox label={t('users.createHome')} help={t('users.createHomeHelp')} checked={form.createHome} onChange={form.setCreateHome} />}
       <LanguageSelect label={t('settings.language')} value={user.locale} onChange={(locale) => setField('locale', locale)} />

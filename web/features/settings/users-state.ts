@@ -24,15 +24,18 @@ export interface EditStart {
   user: EditedUser;
   /** New users only: home folders are on, so "Create a home folder" is offered (and ticked). */
   offerHome: boolean;
+  /** The shortest password the server takes (settings.minimumPasswordLength, in bytes). */
+  minPassword: number;
 }
 
 async function loadEdited(id: string): Promise<EditStart> {
   let start: EditStart;
+  const settings = await getSettings();
+  const minPassword = settings.minimumPasswordLength;
   if (id === 'new') {
-    const settings = await getSettings();
-    start = { user: { ...settings.defaults, username: '', password: '', lockPassword: false, rules: [] }, offerHome: settings.createUserDir };
+    start = { user: { ...settings.defaults, username: '', password: '', lockPassword: false, rules: [] }, offerHome: settings.createUserDir, minPassword };
   } else {
-    start = { user: { ...(await getUser(Number(id))), password: '' }, offerHome: false };
+    start = { user: { ...(await getUser(Number(id))), password: '' }, offerHome: false, minPassword };
   }
   // A stored locale outside the table (older data, '') shows and saves as the default language.
   return { ...start, user: { ...start.user, locale: findLocale(start.user.locale)?.code ?? DEFAULT_LOCALE } };

@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import type { FileInfo } from '../../api/types';
 import { DateTime } from '../../components/date-time';
-import { Icon } from '../../components/icon';
+import { FileIcon } from '../../components/file-icon';
 import { currentLang } from '../../i18n';
+import { fileKind } from '../../lib/file-kind';
 import { formatSize } from '../../lib/format';
 import { joinPath, sharePath } from '../../paths';
 import { nowAtom } from '../../state/clock';
@@ -34,7 +35,7 @@ const ShareItem = memo(function ShareItem({ item, index, path, selected, focused
     // (ui.md) and all of it is text on screen; size and date are the option's description.
     <div role="option" className="entry" aria-selected={selected} aria-describedby={`${id}-size ${id}-date`}
       data-path={path} data-index={index} tabIndex={focused ? 0 : -1} onClick={(e) => onClick(index, e)} onDoubleClick={() => onOpen(index)}>
-      <span className="entry-media"><Icon name={item.isDir ? 'folder' : 'file'} className={item.isDir ? 'entry-icon folder' : 'entry-icon'} /></span>
+      <span className="entry-media"><FileIcon kind={fileKind(item.name, item.type, item.isDir)} className={item.isDir ? 'entry-icon folder' : 'entry-icon'} /></span>
       <span className="entry-name" title={item.name}><bdi>{item.name}</bdi></span>
       <span className="entry-size" id={`${id}-size`} aria-hidden="true">{item.isDir ? '—' : formatSize(item.size, lang)}</span>
       <span className="entry-modified" id={`${id}-date`} aria-hidden="true"><DateTime iso={item.modified} exact={false} nowMs={now} lang={lang} /></span>

@@ -78,6 +78,8 @@ export interface ServerHandle {
   url: string;
   sandbox: Sandbox;
   username: string;
+  /** The server's process id (its memory is read from /proc/<pid>/status). */
+  pid: number;
   /** The first-run password printed by the server. */
   password: string;
   stdout: () => string;
@@ -168,7 +170,7 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerHandle
     const url = await waitFor(() => /listening on (https?:\/\/[^\s"]+)/.exec(out.stdout())?.[1], 'listening', child);
     await untilHealthy(url);
     const password = /randomly generated password: (\S+)/.exec(out.stdout())?.[1] ?? '';
-    return { url, sandbox, username: 'admin', password, stdout: out.stdout, stderr: out.stderr, stop };
+    return { url, sandbox, username: 'admin', pid: child.pid ?? 0, password, stdout: out.stdout, stderr: out.stderr, stop };
   } catch (err) {
     await stop();
     throw new Error(`${(err as Error).message}\nstdout: ${out.stdout()}\nstderr: ${out.stderr()}`);

@@ -76,10 +76,19 @@ describe('walkTree', () => {
   it('gives each entry its real path and does not read folders the filter refuses', async () => {
     const root = await tree({ 'keep/a.txt': 'a', 'skip/b.txt': 'b' });
     const seen: string[] = [];
-    for await (const batch of walkTree(root, new AbortController().signal, (e) => e.name !== 'skip')) {
+    for await (const batch of walkTree(root, new AbortController().signal, { enter: (e) => e.name !== 'skip' })) {
       for (const e of batch) seen.push(realPathOf(e));
     }
     expect(seen).toEqual([`${root}/keep`, `${root}/keep/a.txt`, `${root}/skip`]);
+  });
+
+  it('reports only what the report filter accepts, yet reads every folder below', async () => {
+    const root = await tree({ 'x-top.txt': 'x', 'plain/x-deep.txt': 'x', 'plain/other.txt': 'o', 'x-dir/inner/x.txt': 'x', 'y.txt': 'y' });
+    const seen: string[] = [];
+    for await (const batch of walkTree(root, new AbortController().signal, { report: (e) => e.name.startsWith('x') })) {
+      for (const e of batch) seen.push(relativePath(root, e));
+    }
+    expect(seen).toEqual(['plain/x-deep.txt', 'x-dir', 'x-dir/inner/x.txt', 'x-top.txt']);
   });
 
   it('names entries relative to a root given with a trailing slash or as /', () => {

@@ -63,10 +63,10 @@ async function visible(root: SearchRoot, entry: WalkEntry, rel: string): Promise
 async function* matchingLines(root: SearchRoot, query: string, signal: AbortSignal): AsyncGenerator<string> {
   const matches = createNameMatcher(parseSearchQuery(query), (name) => mimeOfExtension(extensionOf(name)) ?? '');
   const enter = (entry: WalkEntry): boolean => !root.gate.hides(realPathOf(entry));
-  for await (const batch of walkTree(root.real, signal, enter)) {
+  const report = (entry: WalkEntry): boolean => matches(entry.name);
+  for await (const batch of walkTree(root.real, signal, { enter, report })) {
     let lines = '';
     for (const entry of batch) {
-      if (!matches(entry.name)) continue;
       const rel = relativePath(root.real, entry);
       if (await visible(root, entry, rel)) lines += `${JSON.stringify({ dir: entry.isDirectory(), path: rel })}\n`;
     }

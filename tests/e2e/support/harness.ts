@@ -78,6 +78,8 @@ export interface ServerHandle {
   url: string;
   sandbox: Sandbox;
   username: string;
+  /** The server's process id (its memory is read from /proc/<pid>/status). */
+  pid: number;
   /** The first-run password: stdout is a pipe, so the server wrote it beside the database. */
   password: string;
   stdout: () => string;
@@ -170,7 +172,7 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerHandle
     await untilHealthy(url);
     const passwordFile = `${sandbox.database}.admin-password`;
     const password = existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : '';
-    return { url, sandbox, username: 'admin', password, stdout: out.stdout, stderr: out.stderr, stop };
+    return { url, sandbox, username: 'admin', pid: child.pid ?? 0, password, stdout: out.stdout, stderr: out.stderr, stop };
   } catch (err) {
     await stop();
     throw new Error(`${(err as Error).message}\nstdout: ${out.stdout()}\nstderr: ${out.stderr()}`);

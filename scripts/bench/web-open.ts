@@ -24,7 +24,8 @@ interface Screen {
 
 const button = (name: string) => (page: Page) => page.getByRole('button', { name, exact: true }).first();
 const tab = (name: string) => (page: Page) => page.locator(`a.tab[href$="/settings/${name}"]`);
-const tabShown = (name: string): string => `a.tab[aria-current="page"][href$="/settings/${name}"]`;
+// A settings tab is on screen once it is the current tab and its cards hold no spinner (its data is there).
+const tabShown = (name: string): string => `.settings:has(a.tab[aria-current="page"][href$="/settings/${name}"]):not(:has(.spinner)) .settings-cards`;
 const FILES = { path: '/files/', ready: FILES_READY };
 const PROFILE = { path: '/settings/profile', ready: SETTINGS_READY };
 

@@ -48,7 +48,7 @@ export function lazyComponent<P extends object, K extends string>(
   const snapshot = (): Loaded<P> => loaded;
 
   function Lazy(props: P): ReactNode {
-    const current = useSyncExternalStore(subscribe, snapshot);
+    const current = useSyncExternalStore(subscribe, snapshot, snapshot);
     if (current.status === 'ready') return createElement(current.component, props);
     if (current.status === 'failed') throw current.error;
     void preload();

@@ -13,9 +13,9 @@ function Waiting() {
 describe('lazyComponent', () => {
   it('renders the fallback until the chunk is there, then the component itself', async () => {
     let loads = 0;
-    const Lazy = lazyComponent(async () => {
+    const Lazy = lazyComponent(() => {
       loads += 1;
-      return { Greeting };
+      return Promise.resolve({ Greeting });
     }, 'Greeting', Waiting);
     expect(renderToString(<Lazy name="ann" />)).toBe('<p>waiting</p>');
     await Lazy.preload();
@@ -36,7 +36,7 @@ describe('lazyComponent', () => {
   });
 
   it('throws the load failure on render, for the error boundary', async () => {
-    const Lazy = lazyComponent(() => Promise.reject(new Error('chunk missing')), 'Greeting');
+    const Lazy = lazyComponent<{ name: string }, 'Greeting'>(() => Promise.reject(new Error('chunk missing')), 'Greeting');
     await Lazy.preload();
     expect(() => renderToString(<Lazy name="di" />)).toThrow('chunk missing');
   });

@@ -1,19 +1,23 @@
 import { useAtomValue } from 'jotai';
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Toaster } from './features/notices/toaster';
 import { useLocaleSync } from './i18n/use-locale-sync';
+import { lazyComponent } from './lib/lazy-component';
+import { usePreloadWhenIdle } from './lib/preload';
 import { Routes } from './routes';
 import { abilitiesAtom } from './state/abilities';
 import { searchOpenAtom, shellOpenAtom } from './state/panels';
 import { promptAtom } from './state/prompts';
+import { userAtom } from './state/session';
 import { themeAtom } from './state/theme';
 
 // The prompts, the search overlay, the shell and the uploads are chunks of their own, loaded the first time
 // one opens: the login page carries none of them (its first-load budget is 150 KB).
-const PromptHost = lazy(async () => ({ default: (await import('./features/prompts/prompt-host')).PromptHost }));
-const SearchOverlay = lazy(async () => ({ default: (await import('./features/search/search-overlay')).SearchOverlay }));
-const ShellPanel = lazy(async () => ({ default: (await import('./features/shell/shell-panel')).ShellPanel }));
-const UploadHost = lazy(async () => ({ default: (await import('./features/upload/upload-host')).UploadHost }));
+// Once someone is signed in they are preloaded when the browser is idle, so a first open is at once.
+const PromptHost = lazyComponent(() => import('./features/prompts/prompt-host'), 'PromptHost');
+const SearchOverlay = lazyComponent(() => import('./features/search/search-overlay'), 'SearchOverlay');
+const ShellPanel = lazyComponent(() => import('./features/shell/shell-panel'), 'ShellPanel');
+const UploadHost = lazyComponent(() => import('./features/upload/upload-host'), 'UploadHost');
 
 function useThemeSync(): void {
   const theme = useAtomValue(themeAtom);
@@ -28,7 +32,10 @@ function Overlays() {
   const search = useAtomValue(searchOpenAtom);
   const shell = useAtomValue(shellOpenAtom);
   // Uploads (drops, the queue) need the create permission (product.md §6).
-  const canUpload = useAtomValue(abilitiesAtom).create;
+  const user = useAtomValue(userAtom);
+  const abilities = useAtomValue(abilitiesAtom);
+  const canUpload = abilities.create;
+  usePreloadWhenIdle(user ? [PromptHost, SearchOverlay, ...(abilities.shell ? [ShellPanel] : [])] : []);
   return (
     <Suspense fallback={null}>
       {prompt && <PromptHost />}

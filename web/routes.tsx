@@ -1,24 +1,29 @@
 import { useAtomValue } from 'jotai';
-import { lazy, Suspense, useEffect, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
+import { Suspense, useEffect, type ComponentType, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch, useSearchParams } from 'wouter';
 import { usePathname, useSearch } from 'wouter/use-browser-location';
 import { ErrorBoundary } from './components/error-boundary';
 import { Spinner } from './components/spinner';
 import { Layout } from './features/layout/layout';
+import { lazyComponent, type LazyComponent } from './lib/lazy-component';
 import { instanceName, pageTitle } from './lib/page-config';
+import { usePreloadWhenIdle } from './lib/preload';
 import { PAGES, type PagePath, type PageRow } from './pages';
 import { errorPath, loginPath, safeRedirect, stripBase } from './paths';
-import { abilitiesAtom, mayOpen } from './state/abilities';
+import { abilitiesAtom, mayOpen, type Abilities } from './state/abilities';
 import { configAtom } from './state/config';
 import { userAtom } from './state/session';
 
-// Heavy screens are separate chunks, loaded when their route is first visited.
-function page<P extends object, K extends string>(
-  load: () => Promise<Record<K, ComponentType<P>>>,
-  name: K,
-): LazyExoticComponent<ComponentType<P>> {
-  return lazy(async () => ({ default: (await load())[name] }));
+function Loading() {
+  const { t } = useTranslation();
+  return <Spinner label={t('app.loading')} />;
+}
+
+// Heavy screens are separate chunks, loaded when their route is first visited or, for a signed-in
+// user, when the browser is idle (preloadable below).
+function page<P extends object, K extends string>(load: () => Promise<Record<K, ComponentType<P>>>, name: K): LazyComponent<P> {
+  return lazyComponent(load, name, Loading);
 }
 
 const LoginPage = page(() => import('./features/login/login-page'), 'LoginPage');
@@ -30,6 +35,12 @@ const GlobalPage = page(() => import('./features/settings/global-page'), 'Global
 const UsersPage = page(() => import('./features/settings/users-page'), 'UsersPage');
 const UserPage = page(() => import('./features/settings/user-page'), 'UserPage');
 const ErrorPage = page(() => import('./features/errors/error-page'), 'ErrorPage');
+
+/** The pages a signed-in user may go to next, preloaded when the browser is idle. */
+function preloadable(signedIn: boolean, abilities: Abilities) {
+  if (!signedIn) return [];
+  return [FilesScreen, ProfilePage, ...(abilities.shares ? [SharesPage] : []), ...(abilities.admin ? [GlobalPage, UsersPage, UserPage] : [])];
+}
 
 interface PageRoute extends PageRow {
   render: () => ReactElement;
@@ -67,6 +78,7 @@ function Guarded({ route }: { route: PageRoute }) {
   const abilities = useAtomValue(abilitiesAtom);
   const fullPath = useFullPath();
   const [params] = useSearchParams();
+  usePreloadWhenIdle(preloadable(user !== null, abilities));
 
   useEffect(() => {
     document.title = pageTitle([t(`titles.${route.title}`)], instanceName(config));

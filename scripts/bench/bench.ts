@@ -13,6 +13,7 @@ import { previewBenchmark } from './preview';
 import { searchBenchmark } from './search';
 import { thumbsBenchmark } from './thumbs';
 import { uploadBenchmark } from './upload';
+import { webLoadBenchmark } from './web-load';
 
 /** Every benchmark; add a module and list it here. */
 const BENCHMARKS: readonly Benchmark[] = [
@@ -26,6 +27,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   filesScreenBenchmark,
   browserUploadBenchmark,
   previewBenchmark,
+  webLoadBenchmark,
 ];
 
 function format(value: number, unit: Figure['unit']): string {

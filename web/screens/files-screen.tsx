@@ -1,10 +1,12 @@
 import { useAtomValue } from 'jotai';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Resource } from '../api/types';
 import { Breadcrumbs } from '../components/breadcrumbs';
 import { ErrorMessage } from '../components/error-message';
 import { Spinner } from '../components/spinner';
+import { lazyComponent } from '../lib/lazy-component';
+import { usePreloadWhenIdle } from '../lib/preload';
 import { filesPath, folderName, folderOf } from '../paths';
 import { arrivingAtom } from '../state/listing';
 import { shellOpenAtom } from '../state/panels';
@@ -16,10 +18,17 @@ import { useFileActions } from '../features/listing/use-file-actions';
 import { useFilesRequest } from '../features/listing/use-files-request';
 import { useShortcuts } from '../features/listing/use-shortcuts';
 
+function Loading() {
+  const { t } = useTranslation();
+  return <Spinner label={t('app.loading')} />;
+}
+
 // The editor and CodeMirror are chunks of their own, loaded when a text file is first opened.
-const EditorPage = lazy(async () => ({ default: (await import('../features/editor/editor-page')).EditorPage }));
+const EditorPage = lazyComponent(() => import('../features/editor/editor-page'), 'EditorPage', Loading);
 // The preview (its viewers load their own chunks) is fetched when a file is first opened.
-const PreviewPage = lazy(async () => ({ default: (await import('../features/preview/preview-page')).PreviewPage }));
+const PreviewPage = lazyComponent(() => import('../features/preview/preview-page'), 'PreviewPage', Loading);
+// Both are preloaded when the browser is idle, so that a first open is at once.
+const FILE_VIEWS = [PreviewPage, EditorPage];
 
 /** A folder's listing, also while a large one is still arriving (its first items). */
 function FolderView({ name, path, empty }: { name: string; path: string; empty: boolean }) {
@@ -62,6 +71,7 @@ export function FilesScreen() {
   const isFolder = request?.resource?.isDir ?? false;
   const arriving = useAtomValue(arrivingAtom);
   const shellOpen = useAtomValue(shellOpenAtom);
+  usePreloadWhenIdle(FILE_VIEWS);
   return (
     <div className={shellOpen ? 'files with-shell' : 'files'}>
       <div className="files-bar">

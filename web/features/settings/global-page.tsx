@@ -3,8 +3,10 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Checkbox, TextField } from '../../components/fields';
+import { Spinner } from '../../components/spinner';
 import { wholeNumberOf } from '../../lib/words';
 import { configAtom } from '../../state/config';
+import { useSettled } from '../../state/settled';
 import { BrandingFields } from './branding-fields';
 import { CommandRunnerFields } from './command-runner-fields';
 import { DefaultsFields } from './defaults-card';
@@ -42,14 +44,21 @@ function GlobalFields({ settings, patch }: { settings: SettingsView; patch: Patc
  */
 export function GlobalPage() {
   const { t } = useTranslation();
-  const config = useAtomValue(configAtom);
-  const loaded = useAtomValue(settingsAtom);
-  const save = useSetAtom(saveSettingsAtom);
+  const loaded = useSettled(settingsAtom);
   const refresh = useSetAtom(refreshSettingsAtom);
-  const [settings, setSettings] = useState(loaded);
-  const patch: Patch = (p) => setSettings((s) => ({ ...s, ...p }));
   // Entering the page again shows the stored settings, also after a change made elsewhere.
   useEffect(() => () => refresh(), [refresh]);
+  if (!loaded) return <SettingsShell><Spinner label={t('app.loading')} /></SettingsShell>;
+  return <GlobalCards loaded={loaded} />;
+}
+
+/** The cards of the global settings, editing a copy of `loaded`. */
+function GlobalCards({ loaded }: { loaded: SettingsView }) {
+  const { t } = useTranslation();
+  const config = useAtomValue(configAtom);
+  const save = useSetAtom(saveSettingsAtom);
+  const [settings, setSettings] = useState(loaded);
+  const patch: Patch = (p) => setSettings((s) => ({ ...s, ...p }));
   return (
     <SettingsShell>
       <SettingsForm title={t('titles.global')} save={() => save(settings)} serverText>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { DateTime } from '../../components/date-time';
 import { Icon } from '../../components/icon';
+import { Spinner } from '../../components/spinner';
 import { currentLang } from '../../i18n';
 import { failureText } from '../../lib/notice';
 import { filesPath, sharePath, withBase } from '../../paths';
@@ -10,6 +11,7 @@ import { abilitiesAtom } from '../../state/abilities';
 import { nowAtom } from '../../state/clock';
 import { configAtom } from '../../state/config';
 import { notifyAtom } from '../../state/notices';
+import { useSettled } from '../../state/settled';
 import { SettingsShell } from './settings-shell';
 import { deleteShareAtom, sharesAtom, type ShareRow } from './shares-state';
 
@@ -48,8 +50,9 @@ function Row({ share, admin }: { share: ShareRow; admin: boolean }) {
 
 function ShareTable() {
   const { t } = useTranslation();
-  const shares = useAtomValue(sharesAtom);
+  const shares = useSettled(sharesAtom);
   const admin = useAtomValue(abilitiesAtom).admin;
+  if (!shares) return <Spinner label={t('app.loading')} />;
   if (shares.length === 0) return <p className="empty">{t('listing.empty')}</p>;
   return (
     <table className="table responsive-table">

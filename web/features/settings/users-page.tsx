@@ -1,13 +1,15 @@
-import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { Spinner } from '../../components/spinner';
 import { userEditPath } from '../../paths';
+import { useSettled } from '../../state/settled';
 import { SettingsShell } from './settings-shell';
 import { usersAtom } from './users-state';
 
 function UserTable() {
   const { t } = useTranslation();
-  const users = useAtomValue(usersAtom);
+  const users = useSettled(usersAtom);
+  if (!users) return <Spinner label={t('app.loading')} />;
   return (
     <table className="table responsive-table">
       <thead>

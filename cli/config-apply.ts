@@ -1,9 +1,18 @@
+import { httpUrlOrEmpty } from '../server/lib/http-url';
 import { autherFor } from '../server/setup/config-transfer';
 import type { Auther, Settings } from '../server/state/schema';
-import { CliError } from './io';
+import { CliError, UsageError } from './io';
 import type { FlagValues } from './values';
 
 type Setter = (s: Settings, f: FlagValues) => void;
+
+/** --branding.issueTracker: empty, or an http(s) address (the UI opens it as a link). */
+function issueTracker(f: FlagValues): string {
+  const raw = f.string('branding.issueTracker');
+  const address = httpUrlOrEmpty(raw);
+  if (address === undefined) throw new UsageError(`invalid value "${raw}" for --branding.issueTracker: expected an http:// or https:// address, or ""`);
+  return address;
+}
 
 /** How each settings flag of flags.ts (SETTINGS_FLAGS) lands in the stored settings. */
 const SETTERS: Record<string, Setter> = {
@@ -23,6 +32,7 @@ const SETTERS: Record<string, Setter> = {
   'branding.files': (s, f) => { s.branding.files = f.string('branding.files'); },
   'branding.disableExternal': (s, f) => { s.branding.disableExternal = f.bool('branding.disableExternal'); },
   'branding.disableUsedPercentage': (s, f) => { s.branding.disableUsedPercentage = f.bool('branding.disableUsedPercentage'); },
+  'branding.issueTracker': (s, f) => { s.branding.issueTracker = issueTracker(f); },
   'tus.chunkSize': (s, f) => { s.tus.chunkSize = f.number('tus.chunkSize'); },
   'tus.retryCount': (s, f) => { s.tus.retryCount = f.number('tus.retryCount'); },
 };

@@ -24,6 +24,7 @@ function settingsLines(c: Configuration): string[] {
     ...block('Branding:', [
       ['Name', s.branding.name], ['Files override', s.branding.files], ['Disable external links', s.branding.disableExternal],
       ['Disable used percentage', s.branding.disableUsedPercentage], ['Color', s.branding.color], ['Theme', s.branding.theme],
+      ['Issue tracker', s.branding.issueTracker],
     ]),
     ...block('Uploads (tus):', [['Chunk size', s.tus.chunkSize], ['Retry count', s.tus.retryCount]]),
   ];

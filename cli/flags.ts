@@ -112,6 +112,7 @@ export const SETTINGS_FLAGS: readonly FlagDef[] = [
   str('branding.files', '', 'directory with img/ and custom.css overrides (outside the root)'),
   bool('branding.disableExternal', false, 'hide links to external sites'),
   bool('branding.disableUsedPercentage', false, 'hide the disk usage graph'),
+  str('branding.issueTracker', '', 'http(s) address of the "Report Issue" link in error notices ("" = no link)'),
   int('tus.chunkSize', 10485760, 'upload chunk size in bytes', { min: 1 }),
   int('tus.retryCount', 5, 'upload retries per chunk', { min: 0, max: 65535 }),
 ];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   apiPaths, baseName, crumbs, encodePath, filesPath, folderName, folderOf, joinPath, loginPath, parentPath, publicArchivePath,
-  resourcePathFromLocation, safeRedirect, shareFromLocation, sharePath, signupPath, stripBase, userEditPath,
+  reportIssueUrl, resourcePathFromLocation, safeRedirect, shareFromLocation, sharePath, signupPath, stripBase, userEditPath,
   withBase, withQuery,
 } from './paths';
 
@@ -150,5 +150,18 @@ describe('publicArchivePath', () => {
       `/api/public/dl/h1/?files=${encodeURIComponent('/docs/,/a%20b.txt')}&algo=zip&token=tok`,
     );
     expect(publicArchivePath('h1', ['/x.txt'])).toBe(`/api/public/dl/h1/?files=${encodeURIComponent('/x.txt')}&algo=zip`);
+  });
+});
+
+describe('reportIssueUrl', () => {
+  it.each([
+    ['', false, null],
+    ['https://git.example/files/issues/new', false, 'https://git.example/files/issues/new'],
+    ['  http://t.example/  ', false, 'http://t.example/'],
+    ['https://git.example/files/issues/new', true, null],
+    ['javascript:alert(1)', false, null],
+    ['git.example/issues', false, null],
+  ])('%j with DisableExternal %s -> %j', (IssueTracker, DisableExternal, expected) => {
+    expect(reportIssueUrl({ IssueTracker, DisableExternal })).toBe(expected);
   });
 });

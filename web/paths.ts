@@ -1,13 +1,21 @@
 // Every URL the UI builds, and nowhere else (ARCHITECTURE.md). App paths are relative to the
 // router base (wouter adds BaseURL); API paths get BaseURL from web/api/http.ts.
 
+import type { PageConfig } from '@contract/page-config';
+
 export type SettingsTab = 'profile' | 'shares' | 'global' | 'users';
 export type ErrorStatus = 403 | 404 | 500;
 
 const DEFAULT_AFTER_LOGIN = '/files/';
 
-/** Where an error notice's "Report Issue" link leads (hidden when external links are disabled). */
-export const REPORT_ISSUE_URL = 'https://github.com/filemgr/filemgr/issues/new';
+/**
+ * Where an error notice's "Report Issue" link leads: the issue tracker set in branding, or null
+ * (no link) when none is set, external links are disabled, or it is not an http(s) address.
+ */
+export function reportIssueUrl(config: Pick<PageConfig, 'IssueTracker' | 'DisableExternal'>): string | null {
+  const address = config.IssueTracker.trim();
+  return !config.DisableExternal && /^https?:\/\/./i.test(address) ? address : null;
+}
 
 /** Percent-encodes every segment of a `/`-separated path, keeping the slashes. */
 export function encodePath(path: string): string {

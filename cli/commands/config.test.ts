@@ -141,6 +141,31 @@ describe('filemgr config set', () => {
   });
 });
 
+describe('--branding.issueTracker', () => {
+  it('is stored by init and set, printed by cat, and cleared by an empty value', async () => {
+    const cwd = await workdir();
+    await ok(cwd, 'config', 'init');
+    expect((await readDb(cwd)).settings.branding.issueTracker).toBe('');
+    await ok(cwd, 'config', 'set', '--branding.issueTracker', 'https://git.example/files/issues/new');
+    expect((await readDb(cwd)).settings.branding.issueTracker).toBe('https://git.example/files/issues/new');
+    expect(await ok(cwd, 'config', 'cat')).toMatch(/^ {2}Issue tracker: +https:\/\/git\.example\/files\/issues\/new$/m);
+    await ok(cwd, 'config', 'set', '--branding.name', 'Docs');
+    expect((await readDb(cwd)).settings.branding.issueTracker).toBe('https://git.example/files/issues/new');
+    await ok(cwd, 'config', 'set', '--branding.issueTracker', '');
+    expect((await readDb(cwd)).settings.branding.issueTracker).toBe('');
+  });
+
+  it.each(['javascript:alert(1)', 'git.example/issues'])('refuses %j with exit 2 and changes nothing', async (address) => {
+    const cwd = await workdir();
+    await ok(cwd, 'config', 'init', '--branding.issueTracker', 'http://t.example/');
+    const before = await readFile(join(cwd, 'filemgr.json'), 'utf8');
+    const r = await runCli(['config', 'set', '--branding.issueTracker', address], { cwd });
+    expect(r.stderr).toBe(`filemgr: invalid value "${address}" for --branding.issueTracker: expected an http:// or https:// address, or ""; see filemgr config set --help\n`);
+    expect(r.code).toBe(2);
+    expect(await readFile(join(cwd, 'filemgr.json'), 'utf8')).toBe(before);
+  });
+});
+
 describe('filemgr config cat', () => {
   it('prints settings, server and auther, never the key, and masks the reCAPTCHA secret', async () => {
     const cwd = await workdir();
@@ -232,7 +257,7 @@ describe('filemgr config import', () => {
       perm: { admin: false, execute: false, create: true, rename: true, modify: true, delete: false, share: true, download: true },
       commands: ['git', 'ls'], hideDotfiles: true, dateFormat: false, aceEditorTheme: 'monokai',
     });
-    expect(db.settings.branding).toEqual({ name: 'Team Files', disableExternal: true, disableUsedPercentage: false, files: '/srv/branding', theme: 'dark', color: '#336699' });
+    expect(db.settings.branding).toEqual({ name: 'Team Files', disableExternal: true, disableUsedPercentage: false, files: '/srv/branding', theme: 'dark', color: '#336699', issueTracker: '' });
     expect(db.settings.commands.after_upload).toEqual(['echo uploaded']);
     expect(Object.keys(db.settings.commands)).toHaveLength(10);
     expect(db.settings.rules).toEqual([

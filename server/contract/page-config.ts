@@ -2,7 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 
 /**
  * The page configuration the server injects into index.html as `window.FileBrowser`
- * (api.md §3.19): keys and types exactly as filebrowser's, so its frontend contract holds.
+ * (api.md §3.19): keys and types exactly as filebrowser's, so its frontend contract holds, plus
+ * filemgr's additive IssueTracker.
  */
 export const PageConfigSchema = Type.Object({
   AuthMethod: Type.String(),
@@ -14,6 +15,8 @@ export const PageConfigSchema = Type.Object({
   EnableExec: Type.Boolean(),
   EnableThumbs: Type.Boolean(),
   HideLoginButton: Type.Boolean(),
+  /** filemgr's addition: branding's issue tracker address ('' = no "Report Issue" link). */
+  IssueTracker: Type.String(),
   LoginPage: Type.Boolean(),
   LogoutPage: Type.String(),
   Name: Type.String(),

@@ -23,6 +23,8 @@ export const BrandingSchema = Type.Object({
   files: Type.String(),
   theme: Type.String(),
   color: Type.String(),
+  /** filemgr's addition: where "Report Issue" leads, an http(s) address; '' = no link. */
+  issueTracker: Type.String(),
 });
 
 export const TusSettingsSchema = Type.Object({

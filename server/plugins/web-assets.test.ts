@@ -293,7 +293,7 @@ describe('the SPA index', () => {
     expect(Object.keys(config)).toEqual([...Object.keys(config)].sort());
     expect(config).toEqual({
       AuthMethod: 'json', BaseURL: '', CSS: false, Color: '', DisableExternal: false, DisableUsedPercentage: false,
-      EnableExec: false, EnableThumbs: true, HideLoginButton: true, LoginPage: true, LogoutPage: '/login', Name: '',
+      EnableExec: false, EnableThumbs: true, HideLoginButton: true, IssueTracker: '', LoginPage: true, LogoutPage: '/login', Name: '',
       NoAuth: false, ReCaptcha: false, ResizePreview: true, Signup: false, StaticURL: '/static', Theme: '',
       TusSettings: { chunkSize: 10485760, retryCount: 5 }, Version: '1.2.3',
     });

@@ -7,6 +7,7 @@ describe('config transfer', () => {
   it('imports what it exports, taking the given key instead of the file\'s', () => {
     const db = emptyDatabase('json');
     db.settings.rules = [{ regex: true, allow: true, path: '', regexp: { raw: '^/a' } }];
+    db.settings.branding.issueTracker = 'https://git.example/files/issues';
     db.auther = { recaptcha: { host: 'h', key: 'k', secret: 's' } };
     const back = importConfig(JSON.parse(JSON.stringify(exportConfig(db))), 'other-key');
     expect(back.settings).toEqual({ ...db.settings, key: 'other-key' });
@@ -35,6 +36,19 @@ describe('config transfer', () => {
 
   it('accepts a port written as a number', () => {
     expect(importConfig({ settings: {}, server: { port: 80 } }, 'k').server.port).toBe('80');
+  });
+
+  it('exports branding.issueTracker and reads a filebrowser file without it as empty', () => {
+    const db = emptyDatabase('json');
+    db.settings.branding.issueTracker = 'https://git.example/issues';
+    expect(exportConfig(db).settings.branding).toMatchObject({ issueTracker: 'https://git.example/issues' });
+    expect(importConfig({ settings: { branding: { name: 'Docs' } }, server: {} }, 'k').settings.branding).toMatchObject({ name: 'Docs', issueTracker: '' });
+    expect(importConfig({ settings: {}, server: {} }, 'k').settings.branding.issueTracker).toBe('');
+  });
+
+  it.each(['javascript:alert(1)', 'tracker.example'])('refuses an issue tracker %j that is not an http(s) address', (address) => {
+    expect(() => importConfig({ settings: { branding: { issueTracker: address } }, server: {} }, 'k'))
+      .toThrow('settings.branding.issueTracker must be an http:// or https:// address, or empty');
   });
 });
 

@@ -1,3 +1,4 @@
+import { httpUrlOrEmpty } from '../lib/http-url';
 import { compileRuleRegex } from '../rules/regex';
 import { createModes } from '../state/modes';
 import { DEFAULT_TUS, defaultServerSettings, emptyHookCommands, quickSetupDefaults } from '../state/initial';
@@ -111,11 +112,14 @@ function readCommands(r: FieldReader | undefined): Record<string, string[]> {
   return out;
 }
 
+/** Branding; `issueTracker` (filemgr's addition, absent from filebrowser's files) must be http(s). */
 function readBranding(r: FieldReader | undefined): Settings['branding'] {
+  const issueTracker = httpUrlOrEmpty(r?.string('issueTracker', '') ?? '');
+  if (issueTracker === undefined) throw new ConfigFormatError('settings.branding.issueTracker must be an http:// or https:// address, or empty');
   return {
     name: r?.string('name', '') ?? '', disableExternal: r?.bool('disableExternal', false) ?? false,
     disableUsedPercentage: r?.bool('disableUsedPercentage', false) ?? false, files: r?.string('files', '') ?? '',
-    theme: r?.string('theme', '') ?? '', color: r?.string('color', '') ?? '',
+    theme: r?.string('theme', '') ?? '', color: r?.string('color', '') ?? '', issueTracker,
   };
 }
 

@@ -46,7 +46,7 @@ export function newSettings(authMethod: 'json' | 'noauth'): Settings {
     defaults: quickSetupDefaults(),
     authMethod,
     logoutPage: '/login',
-    branding: { name: '', disableExternal: false, disableUsedPercentage: false, files: '', theme: '', color: '' },
+    branding: { name: '', disableExternal: false, disableUsedPercentage: false, files: '', theme: '', color: '', issueTracker: '' },
     tus: { ...DEFAULT_TUS },
     commands: emptyHookCommands(),
     shell: [],

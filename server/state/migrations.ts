@@ -24,6 +24,17 @@ const migrations: Migration[] = [
   },
 ];
 
+/**
+ * Fields added since without a schema bump: an older filemgr opening the file ignores them, so a
+ * downgrade keeps working. A file written before them (or hand-edited) gets their default here.
+ */
+function fillAddedFields(db: Record<string, unknown>): void {
+  const branding = (db.settings as { branding?: unknown }).branding;
+  if (typeof branding !== 'object' || branding === null) return;
+  const b = branding as Record<string, unknown>;
+  if (typeof b.issueTracker !== 'string') b.issueTracker = '';
+}
+
 /** Brings a parsed state file up to SCHEMA_VERSION, or explains why it cannot. */
 export function migrate(raw: unknown, path: string): Database {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -38,6 +49,7 @@ export function migrate(raw: unknown, path: string): Database {
     throw new StateError(`the database ${path} lacks its settings; restore it from a backup or point --database elsewhere`);
   }
   for (let v = version; v < SCHEMA_VERSION; v++) migrations[v]?.(db);
+  fillAddedFields(db);
   db.version = SCHEMA_VERSION;
   return db as unknown as Database;
 }

@@ -60,6 +60,8 @@ export interface Branding {
   files: string;
   theme: string;
   color: string;
+  /** Where the error notices' "Report Issue" link leads (an http(s) address); '' = no link. */
+  issueTracker: string;
 }
 
 export interface Settings {

@@ -40,7 +40,7 @@ describe('Global Settings with the command runner enabled', () => {
       ['Allow users to sign up', 'checkbox'], ['Create a home folder for each new user', 'checkbox'],
       ['Hide the login button on public pages', 'checkbox'], ['Base path of user home folders', 'textbox'],
       ['Minimum password length', 'textbox'], ['Instance name', 'textbox'], ['Theme', 'combobox'],
-      ['Branding directory path', 'textbox'], ['Disable external links', 'checkbox'], ['Hide the used disk space', 'checkbox'],
+      ['Branding directory path', 'textbox'], ['Issue tracker address', 'textbox'], ['Disable external links', 'checkbox'], ['Hide the used disk space', 'checkbox'],
       ['Chunk size', 'textbox'], ['Retry count', 'textbox'], ['Scope', 'textbox'], ['Language', 'combobox'], ['View mode', 'combobox'],
       ['Execute commands', 'checkbox'], ['Commands', 'textbox'], ['Shell', 'textbox'], ['before_save', 'textbox'], ['after_delete', 'textbox'],
     ];
@@ -61,6 +61,7 @@ describe('Global Settings with the command runner enabled', () => {
     await form.getByRole('textbox', { name: 'Instance name', exact: true }).fill('Acme Files');
     await form.getByRole('combobox', { name: 'Theme', exact: true }).selectOption({ label: 'Dark' });
     await form.getByRole('textbox', { name: 'Branding directory path', exact: true }).fill(branding);
+    await form.getByRole('textbox', { name: 'Issue tracker address', exact: true }).fill('https://git.example/acme/files/issues');
     await form.getByRole('checkbox', { name: 'Disable external links', exact: true }).setChecked(!before.branding.disableExternal);
     await form.getByRole('checkbox', { name: 'Hide the used disk space', exact: true }).setChecked(!before.branding.disableUsedPercentage);
     await form.getByRole('textbox', { name: 'Chunk size', exact: true }).fill('20MB');
@@ -82,6 +83,7 @@ describe('Global Settings with the command runner enabled', () => {
         name: 'Acme Files',
         theme: 'dark',
         files: branding,
+        issueTracker: 'https://git.example/acme/files/issues',
         disableExternal: !before.branding.disableExternal,
         disableUsedPercentage: !before.branding.disableUsedPercentage,
       },
@@ -99,6 +101,7 @@ describe('Global Settings with the command runner enabled', () => {
     expect(await again.getByRole('textbox', { name: 'Instance name', exact: true }).inputValue()).toBe('Acme Files');
     expect(await again.getByRole('combobox', { name: 'Theme', exact: true }).inputValue()).toBe('dark');
     expect(await again.getByRole('textbox', { name: 'Branding directory path', exact: true }).inputValue()).toBe(branding);
+    expect(await again.getByRole('textbox', { name: 'Issue tracker address', exact: true }).inputValue()).toBe('https://git.example/acme/files/issues');
     expect(await again.getByRole('checkbox', { name: 'Disable external links', exact: true }).isChecked()).toBe(!before.branding.disableExternal);
     expect(await again.getByRole('checkbox', { name: 'Hide the used disk space', exact: true }).isChecked()).toBe(!before.branding.disableUsedPercentage);
     expect(await again.getByRole('textbox', { name: 'Chunk size', exact: true }).inputValue()).toBe('20MB');

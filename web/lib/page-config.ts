@@ -13,6 +13,7 @@ const DEFAULTS: PageConfig = {
   EnableExec: false,
   EnableThumbs: true,
   HideLoginButton: false,
+  IssueTracker: '',
   LoginPage: true,
   LogoutPage: '/login',
   Name: '',

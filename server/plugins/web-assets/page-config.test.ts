@@ -37,17 +37,23 @@ describe('buildPageConfig', () => {
 
   it('takes branding, server switches, base URL and version from their sources', () => {
     const db = emptyDatabase();
-    db.settings.branding = { name: 'N', disableExternal: true, disableUsedPercentage: true, files: '/b', theme: 'dark', color: '#000' };
+    db.settings.branding = { name: 'N', disableExternal: true, disableUsedPercentage: true, files: '/b', theme: 'dark', color: '#000', issueTracker: 'https://git.example/t/issues' };
     db.settings.signup = true;
     db.settings.hideLoginButton = false;
     db.settings.logoutPage = 'https://sso.example/logout';
     db.settings.tus = { chunkSize: 1024, retryCount: 0 };
     const config = defaultServerConfig({ baseURL: '/x', enableExec: true, enableThumbnails: false, resizePreview: false, version: '9.9.9' });
     expect(buildPageConfig({ settings: db.settings, auther: {}, config, hasCustomCss: true })).toMatchObject({
-      Name: 'N', DisableExternal: true, DisableUsedPercentage: true, Theme: 'dark', Color: '#000', CSS: true,
+      Name: 'N', DisableExternal: true, DisableUsedPercentage: true, Theme: 'dark', Color: '#000', CSS: true, IssueTracker: 'https://git.example/t/issues',
       Signup: true, HideLoginButton: false, LogoutPage: 'https://sso.example/logout', BaseURL: '/x', StaticURL: '/x/static',
       EnableExec: true, EnableThumbs: false, ResizePreview: false, Version: '9.9.9', TusSettings: { chunkSize: 1024, retryCount: 0 },
     });
+  });
+
+  it.each(['javascript:alert(1)', 'ftp://files.example/', 'tracker.example/issues'])('leaves out an issue tracker %j that is not http(s), as a hand-edited state file could hold', (address) => {
+    const db = emptyDatabase();
+    db.settings.branding.issueTracker = address;
+    expect(buildPageConfig({ settings: db.settings, auther: {}, config: defaultServerConfig(), hasCustomCss: false }).IssueTracker).toBe('');
   });
 
   it('reads unset tus settings and logout page as their defaults', () => {

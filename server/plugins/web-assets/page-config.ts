@@ -1,5 +1,6 @@
 import type { PageConfig } from '@contract/page-config';
 import type { ServerConfig } from '../../config';
+import { httpUrlOrEmpty } from '../../lib/http-url';
 import { DEFAULT_TUS } from '../../state/initial';
 import type { Auther, Settings } from '../../state/schema';
 
@@ -42,6 +43,8 @@ export function buildPageConfig(input: PageConfigInput): PageConfig {
     EnableExec: config.enableExec,
     EnableThumbs: config.enableThumbnails,
     HideLoginButton: settings.hideLoginButton,
+    // Checked again here: a hand-edited state file must not put a javascript: link on the page.
+    IssueTracker: httpUrlOrEmpty(branding.issueTracker) ?? '',
     LoginPage: hasLoginPage(settings.authMethod),
     LogoutPage: settings.logoutPage || '/login',
     Name: branding.name,

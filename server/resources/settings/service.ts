@@ -5,9 +5,10 @@ import { fullPerms } from '../../accounts/records';
 import { effectiveSettings, normalizeOnSave } from '../../accounts/settings-normalize';
 import type { ServerConfig } from '../../config';
 import { AppError } from '../../errors';
+import { httpUrlOrEmpty } from '../../lib/http-url';
 import { isWithin } from '../../lib/within';
 import { validateRules } from '../../rules/rules';
-import type { Settings, UserDefaults, UserRecord } from '../../state/schema';
+import type { Branding, Settings, UserDefaults, UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
 
 export interface SettingsServiceDeps {
@@ -57,11 +58,27 @@ function defaultsFrom(d: SettingsInput['defaults']): UserDefaults {
   };
 }
 
+/**
+ * Branding from the body: filebrowser's fields as api.md §3.3 (missing = zero value); the issue
+ * tracker, which filebrowser's clients do not know, is kept when missing and must be http(s).
+ */
+function brandingFrom(current: Branding, b: Partial<Branding> | undefined): Branding {
+  let issueTracker = current.issueTracker;
+  if (b?.issueTracker !== undefined) {
+    const address = httpUrlOrEmpty(b.issueTracker);
+    if (address === undefined) throw new AppError('bad_request', 'branding.issueTracker must be an http:// or https:// address, or empty');
+    issueTracker = address;
+  }
+  return {
+    name: b?.name ?? '', disableExternal: b?.disableExternal ?? false, disableUsedPercentage: b?.disableUsedPercentage ?? false,
+    files: b?.files ?? '', theme: b?.theme ?? '', color: b?.color ?? '', issueTracker,
+  };
+}
+
 /** The copy of api.md §3.3: editable fields from the body (missing = zero value), the rest kept. */
 function merged(current: Settings, body: SettingsInput): Settings {
   const commands: Record<string, string[]> = {};
   for (const [k, v] of Object.entries(body.commands ?? {})) commands[k] = v ?? [];
-  const b = body.branding;
   return normalizeOnSave({
     ...current,
     signup: body.signup ?? false,
@@ -70,7 +87,7 @@ function merged(current: Settings, body: SettingsInput): Settings {
     userHomeBasePath: body.userHomeBasePath ?? '',
     defaults: defaultsFrom(body.defaults),
     rules: body.rules ?? [],
-    branding: { name: b?.name ?? '', disableExternal: b?.disableExternal ?? false, disableUsedPercentage: b?.disableUsedPercentage ?? false, files: b?.files ?? '', theme: b?.theme ?? '', color: b?.color ?? '' },
+    branding: brandingFrom(current.branding, body.branding),
     tus: { chunkSize: body.tus?.chunkSize ?? 0, retryCount: body.tus?.retryCount ?? 0 },
     shell: body.shell ?? [],
     commands,

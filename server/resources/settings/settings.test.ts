@@ -58,7 +58,7 @@ describe('PUT /api/settings', () => {
       userHomeBasePath: '/homes',
       authMethod: 'noauth',
       rules: [{ regex: false, allow: false, path: '/private', regexp: null }, { regex: true, allow: false, path: '', regexp: { raw: '(?i)\\.env$' } }],
-      branding: { name: 'Files', disableExternal: true, disableUsedPercentage: false, files: '', theme: 'dark', color: '#123456' },
+      branding: { name: 'Files', disableExternal: true, disableUsedPercentage: false, files: '', theme: 'dark', color: '#123456', issueTracker: 'https://git.example/files/issues' },
       tus: { chunkSize: 1024, retryCount: 2 },
     };
     expect((await put(t, next)).statusCode).toBe(200);
@@ -114,4 +114,33 @@ describe('PUT /api/settings', () => {
     const outside = await mkdtemp(join(tmpdir(), 'filemgr-brand-'));
     expect((await put(t, { ...body, branding: { files: outside } })).statusCode).toBe(200);
   });
+
+  it('keeps the issue tracker when a body (a filebrowser client) leaves it out, and clears it with ""', async () => {
+    const t = await start();
+    const body = (await get(t)).json<View>();
+    expect(body.branding).toMatchObject({ issueTracker: '' });
+    expect((await put(t, { ...body, branding: { name: 'Files', issueTracker: '  https://git.example/issues/new  ' } })).statusCode).toBe(200);
+    expect((await get(t)).json<View>().branding).toMatchObject({ name: 'Files', issueTracker: 'https://git.example/issues/new' });
+    // filebrowser's own PUT: no issueTracker key; its fields follow api.md §3.3 (missing = zero value).
+    expect((await put(t, { ...body, branding: { name: 'Renamed', disableExternal: true } })).statusCode).toBe(200);
+    expect((await get(t)).json<View>().branding).toEqual({
+      name: 'Renamed', disableExternal: true, disableUsedPercentage: false, files: '', theme: '', color: '', issueTracker: 'https://git.example/issues/new',
+    });
+    expect((await put(t, { signup: true })).statusCode).toBe(200);
+    expect(t.store.data().settings.branding.issueTracker).toBe('https://git.example/issues/new');
+    expect((await put(t, { ...body, branding: { issueTracker: '' } })).statusCode).toBe(200);
+    expect(t.store.data().settings.branding.issueTracker).toBe('');
+  });
+
+  it.each(['javascript:alert(1)', 'ftp://git.example/issues', 'git.example/issues', '/issues', 'https://', 'mailto:bugs@example.com'])(
+    'refuses the issue tracker %j with a 400 that says why, and changes nothing', async (address) => {
+      const t = await start();
+      const body = (await get(t)).json<View>();
+      const before = stateOf(t);
+      const res = await put(t, { ...body, branding: { issueTracker: address } });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain('branding.issueTracker must be an http:// or https:// address, or empty');
+      expect(stateOf(t)).toBe(before);
+    },
+  );
 });

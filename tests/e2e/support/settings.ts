@@ -38,7 +38,7 @@ export interface StoredSettings {
     commands: string[];
   };
   rules: StoredRule[];
-  branding: { name: string; disableExternal: boolean; disableUsedPercentage: boolean; files: string; theme: string };
+  branding: { name: string; disableExternal: boolean; disableUsedPercentage: boolean; files: string; theme: string; issueTracker: string };
   tus: { chunkSize: number; retryCount: number };
   shell: string[];
   commands: Record<string, string[]>;

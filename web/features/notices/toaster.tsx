@@ -2,7 +2,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/icon';
 import type { NoticeText } from '../../lib/notice';
-import { REPORT_ISSUE_URL } from '../../paths';
+import { reportIssueUrl } from '../../paths';
 import { configAtom } from '../../state/config';
 import { dismissNoticeAtom, noticesAtom, type Notice } from '../../state/notices';
 
@@ -16,6 +16,7 @@ function Toast({ notice }: { notice: Notice }) {
   const config = useAtomValue(configAtom);
   const dismiss = useSetAtom(dismissNoticeAtom);
   const text = useText(notice.message);
+  const issueTracker = reportIssueUrl(config);
   if (notice.kind === 'success') {
     return (
       <div className="toast toast-success" role="status">
@@ -29,8 +30,8 @@ function Toast({ notice }: { notice: Notice }) {
       <Icon name="warning" className="toast-icon" />
       <p className="toast-text">{text}</p>
       <div className="toast-actions">
-        {!config.DisableExternal && (
-          <a className="toast-link" href={REPORT_ISSUE_URL} target="_blank" rel="noopener noreferrer">{t('notices.reportIssue')}</a>
+        {issueTracker !== null && (
+          <a className="toast-link" href={issueTracker} target="_blank" rel="noopener noreferrer">{t('notices.reportIssue')}</a>
         )}
         <button type="button" className="icon-button toast-close" aria-label={t('notices.close')} onClick={() => dismiss(notice.id)}>
           <Icon name="close" />
@@ -45,8 +46,9 @@ function Toast({ notice }: { notice: Notice }) {
  * languages): successes as `status` for a second, errors as `alert` until closed.
  *
  * Written here rather than with a toast library: the contract needs a role per notice (status or
- * alert), an error that never times out, and a "Report Issue" link; that is 60 lines, while a
- * library would add its own styles and a larger first-page bundle for the login screen.
+ * alert), an error that never times out, and a "Report Issue" link (to branding's issue tracker,
+ * when one is set); that is 60 lines, while a library would add its own styles and a larger
+ * first-page bundle for the login screen.
  */
 export function Toaster() {
   const { t } = useTranslation();

@@ -17,7 +17,8 @@ export const refreshSettingsAtom = atom(null, (_get, set) => set(settingsVersion
 
 /**
  * Saves the whole settings object, as PUT /api/settings expects (api.md §3.3), then lets the
- * running app follow what the page configuration carries (name, theme, switches, uploads).
+ * running app follow what the page configuration carries (name, theme, switches, issue tracker,
+ * uploads).
  */
 export const saveSettingsAtom = atom(null, async (get, set, settings: SettingsView) => {
   await saveSettings(settings);
@@ -28,6 +29,7 @@ export const saveSettingsAtom = atom(null, async (get, set, settings: SettingsVi
     Theme: branding.theme,
     DisableExternal: branding.disableExternal,
     DisableUsedPercentage: branding.disableUsedPercentage,
+    IssueTracker: branding.issueTracker.trim(),
     Signup: settings.signup,
     HideLoginButton: settings.hideLoginButton,
     TusSettings: { chunkSize: tus.chunkSize, retryCount: tus.retryCount },

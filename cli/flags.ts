@@ -3,6 +3,9 @@
  * environment variable and description. Help, parsing and the environment/config-file lookup are
  * all generated from these definitions.
  */
+import { DEFAULT_TUS } from '../server/state/initial';
+import { DEFAULT_DIR_MODE, DEFAULT_FILE_MODE } from '../server/state/modes';
+
 export type FlagKind = 'string' | 'bool' | 'int' | 'list' | 'mode';
 export type FlagValue = string | number | boolean | string[];
 
@@ -97,8 +100,8 @@ export const SETTINGS_FLAGS: readonly FlagDef[] = [
   str('userHomeBasePath', '/users', 'where created home directories go, inside the root'),
   int('minimumPasswordLength', 12, 'minimum password length in bytes', { min: 1, deprecated: ['minimum-password-length'] }),
   str('shell', '', 'shell that runs commands, split on spaces (e.g. "sh -c"); empty = none'),
-  mode('fileMode', 0o640, 'mode of files the server creates, octal (0o640)', { deprecated: ['file-mode'] }),
-  mode('dirMode', 0o750, 'mode of directories the server creates, octal (0o750)', { deprecated: ['dir-mode'] }),
+  mode('fileMode', DEFAULT_FILE_MODE, 'mode of files the server creates, octal (0o640)', { deprecated: ['file-mode'] }),
+  mode('dirMode', DEFAULT_DIR_MODE, 'mode of directories the server creates, octal (0o750)', { deprecated: ['dir-mode'] }),
   str('auth.method', 'json', 'how users sign in', { choices: ['json', 'noauth', 'proxy', 'hook'] }),
   str('auth.header', '', 'request header holding the user name (auth.method=proxy)'),
   str('auth.command', '', 'program that decides sign-ins (auth.method=hook)'),
@@ -113,8 +116,8 @@ export const SETTINGS_FLAGS: readonly FlagDef[] = [
   bool('branding.disableExternal', false, 'hide links to external sites'),
   bool('branding.disableUsedPercentage', false, 'hide the disk usage graph'),
   str('branding.issueTracker', '', 'http(s) address of the "Report Issue" link in error notices ("" = no link)'),
-  int('tus.chunkSize', 10485760, 'upload chunk size in bytes', { min: 1 }),
-  int('tus.retryCount', 5, 'upload retries per chunk', { min: 0, max: 65535 }),
+  int('tus.chunkSize', DEFAULT_TUS.chunkSize, 'upload chunk size in bytes', { min: 1 }),
+  int('tus.retryCount', DEFAULT_TUS.retryCount, 'upload retries per chunk', { min: 0, max: 65535 }),
 ];
 
 /**

@@ -8,6 +8,7 @@ import { downloadBenchmark } from './download';
 import { filesScreenBenchmark } from './files-screen';
 import { listingBenchmark } from './listing';
 import { m1Benchmark } from './m1-executable';
+import { memoryBenchmark } from './memory';
 import type { Benchmark, Figure } from './measure';
 import { previewBenchmark } from './preview';
 import { searchBenchmark } from './search';
@@ -26,6 +27,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   filesScreenBenchmark,
   browserUploadBenchmark,
   previewBenchmark,
+  memoryBenchmark,
 ];
 
 function format(value: number, unit: Figure['unit']): string {

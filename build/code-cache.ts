@@ -22,8 +22,11 @@ const run = promisify(execFile);
  * tar then ran ~37 full collections instead of 0-2 and took 1.6x as long (290-320 against
  * 160-200 ms). A full collection is now one pause, which at this heap's size (20-30 MB idle) is a
  * few milliseconds. Start-up, the listing peak and uploads measured the same with and without.
+ * --expose-gc: without incremental marking V8's memory reducer never runs, so after a burst of
+ * requests nothing collected and the RSS stayed at its peak; server/lib/idle-memory.ts runs one
+ * last-resort collection when the server goes idle after growing.
  */
-export const SEA_EXEC_ARGV: readonly string[] = ['--max-semi-space-size=1', '--heap-growing-percent=100', '--no-incremental-marking'];
+export const SEA_EXEC_ARGV: readonly string[] = ['--max-semi-space-size=1', '--heap-growing-percent=100', '--no-incremental-marking', '--expose-gc'];
 
 /** dist/sea-main.cjs: the executable's main script (build/sea-main.ts). */
 export function seaMainPath(layout: BuildLayout): string {

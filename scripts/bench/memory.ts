@@ -1,7 +1,7 @@
 // P2 §3 "Memory and speed", the rows measured under load (the listing ratio is in listing.ts,
 // the archive peak in archive.ts). Each row starts a fresh dist/filemgr, so one row's garbage
 // does not count in another's RSS. Every load is bounded in count and time, on loopback only.
-//   idle:     RSS of a server 2 s after it answered its first request, against 80 MB.
+//   idle:     RSS of a server 5 s after it answered its first request (settled), against 80 MB.
 //   mixed:    200 clients for 30 s over a 2,000-entry listing, a 1 MiB download, a text file, a
 //             search and usage: the peak RSS against 300 MB, then the RSS 30 s later against 150 MB.
 //   searches: 50 concurrent searches of a 400-file tree, then 50 concurrent usage calls: RSS after each.
@@ -50,7 +50,7 @@ async function withServer<T>(root: string, work: (server: RunningFilemgr) => Pro
 
 async function idleRow(root: string, log: (line: string) => void): Promise<Figure> {
   const rss = await withServer(root, async (server) => {
-    await sleep(2000);
+    await sleep(5000);
     return rssOf(server.pid);
   });
   log(`  idle RSS after start: ${mib(rss)}`);

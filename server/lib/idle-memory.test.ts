@@ -21,12 +21,26 @@ function fakeServer(): { server: Server; begin: () => () => void } {
 }
 
 describe('watchIdleMemory', () => {
+  it('reclaims once idleMs after the watch starts (start-up garbage), then only after growth', () => {
+    vi.useFakeTimers();
+    const { server, begin } = fakeServer();
+    const idle = watchIdleMemory(server, { idleMs: 1000, growthBytes: 50, rss: () => 100, release: [], collect: () => undefined });
+    vi.advanceTimersByTime(1000);
+    expect(idle.reclaims()).toBe(1);
+    begin()();
+    vi.advanceTimersByTime(5000);
+    expect(idle.reclaims()).toBe(1);
+    idle.close();
+  });
+
   it('releases and collects once, idleMs after the last request ended, when the RSS grew', () => {
     vi.useFakeTimers();
     let rss = 100;
     const events: string[] = [];
     const { server, begin } = fakeServer();
     const idle = watchIdleMemory(server, { idleMs: 1000, growthBytes: 50, rss: () => rss, release: [() => events.push('release')], collect: () => events.push('collect') });
+    vi.advanceTimersByTime(1000);
+    events.splice(0);
     const endFirst = begin();
     const endSecond = begin();
     rss = 200;
@@ -38,11 +52,11 @@ describe('watchIdleMemory', () => {
     expect(events).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(events).toEqual(['release', 'collect']);
-    expect(idle.reclaims()).toBe(1);
+    expect(idle.reclaims()).toBe(2);
     // The RSS after the reclaim is the new baseline: no growth, no second reclaim.
     begin()();
     vi.advanceTimersByTime(5000);
-    expect(idle.reclaims()).toBe(1);
+    expect(idle.reclaims()).toBe(2);
     idle.close();
   });
 
@@ -51,15 +65,16 @@ describe('watchIdleMemory', () => {
     let rss = 100;
     const { server, begin } = fakeServer();
     const idle = watchIdleMemory(server, { idleMs: 1000, growthBytes: 50, rss: () => rss, release: [], collect: () => undefined });
+    vi.advanceTimersByTime(1000);
     rss = 500;
     begin()();
     vi.advanceTimersByTime(500);
     const end = begin();
     vi.advanceTimersByTime(5000);
-    expect(idle.reclaims()).toBe(0);
+    expect(idle.reclaims()).toBe(1);
     end();
     vi.advanceTimersByTime(1000);
-    expect(idle.reclaims()).toBe(1);
+    expect(idle.reclaims()).toBe(2);
     idle.close();
   });
 

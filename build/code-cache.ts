@@ -32,6 +32,10 @@ const run = promisify(execFile);
  * fresh HOME on a busy machine (nodejs/node#54918 is the same cycle). With these flags Maglev
  * still compiles on the workers; the main thread allocates what goes on the heap, and Sparkplug
  * (a single pass over the bytecode) compiles there in batches.
+ *
+ * --expose-gc: without incremental marking V8's memory reducer never runs, so after a burst of
+ * requests nothing collected and the RSS stayed at its peak; server/lib/idle-memory.ts runs one
+ * last-resort collection when the server goes idle after growing.
  */
 export const SEA_EXEC_ARGV: readonly string[] = [
   '--max-semi-space-size=1',
@@ -40,6 +44,7 @@ export const SEA_EXEC_ARGV: readonly string[] = [
   '--no-concurrent-sparkplug',
   '--no-maglev-build-code-on-background',
   '--no-maglev-deopt-data-on-background',
+  '--expose-gc',
 ];
 
 /** dist/sea-main.cjs: the executable's main script (build/sea-main.ts). */

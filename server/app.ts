@@ -11,6 +11,8 @@ import { createSessionTracker } from './accounts/sessions';
 import { addressResolver, untrustedProxyWatch } from './lib/client-address';
 import { lazySchemaController } from './lib/lazy-schemas';
 import { createThrottle } from './lib/throttle';
+import { watchIdleMemory } from './lib/idle-memory';
+import { releaseKeptChunks } from './http/chunk-pool';
 import { authPlugin } from './plugins/auth';
 import { registerTokens } from './plugins/tokens';
 import { authRoutes, sessionRoutes } from './resources/auth/routes';
@@ -159,6 +161,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
+/** After a burst of requests, memory goes back to the system once the server is idle (lib/idle-memory.ts). */
+function giveMemoryBackWhenIdle(app: FastifyInstance): void {
+  const idle = watchIdleMemory(app.server, { idleMs: 3000, growthBytes: 24 * 2 ** 20, release: [releaseKeptChunks] });
+  app.addHook('onClose', (_instance, done) => {
+    idle.close();
+    done();
+  });
+}
+
 /** Tokens (@fastify/jwt), sign-in, users and settings; one throttle for every password check (api.md §14). */
 async function accountServices(app: FastifyInstance, deps: AppDeps) {
   const sessions = createSessionTracker();
@@ -174,6 +185,8 @@ async function accountServices(app: FastifyInstance, deps: AppDeps) {
 function rawService(app: FastifyInstance, deps: AppDeps, gates: GateFactory): RawService {
   // A reader worker left waiting for the next archive (archive/worker-spawn.ts) ends with the server.
   app.addHook('onClose', async () => closeIdleArchiveWorkers());
+  // Downloads keep read buffers for the next ones: they are dropped when the server goes idle.
+  giveMemoryBackWhenIdle(app);
   return createRawService({ gates, store: deps.store, workerSource: archiveWorkerSource(deps.assets) });
 }
 

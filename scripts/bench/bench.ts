@@ -8,6 +8,7 @@ import { downloadBenchmark } from './download';
 import { filesScreenBenchmark } from './files-screen';
 import { listingBenchmark } from './listing';
 import { m1Benchmark } from './m1-executable';
+import { memoryBenchmark } from './memory';
 import type { Benchmark, Figure } from './measure';
 import { previewBenchmark } from './preview';
 import { searchBenchmark } from './search';
@@ -28,6 +29,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   browserUploadBenchmark,
   previewBenchmark,
   webLoadBenchmark,
+  memoryBenchmark,
 ];
 
 function format(value: number, unit: Figure['unit']): string {

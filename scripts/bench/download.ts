@@ -13,7 +13,7 @@ import { freePort, median, startUntil200, stop, type Benchmark, type Figure } fr
 const NGINX = '/usr/sbin/nginx';
 
 /** Installs Debian's nginx when it is missing (the benchmark's reference server). */
-function ensureNginx(log: (line: string) => void): void {
+export function ensureNginx(log: (line: string) => void): void {
   if (existsSync(NGINX)) return;
   log('  installing nginx with apt-get');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -34,7 +34,7 @@ async function bigFile(path: string, mb: number): Promise<void> {
 }
 
 /** nginx in the foreground on a free loopback port, serving `root`, every path under `dir`. */
-async function startNginx(dir: string, root: string): Promise<{ child: ChildProcess; base: string }> {
+export async function startNginx(dir: string, root: string): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
   const conf = join(dir, 'nginx.conf');
   await writeFile(

@@ -1,8 +1,9 @@
 import type { FileHandle } from 'node:fs/promises';
 import { Readable, type Writable } from 'node:stream';
+import { leaseChunks, MAX_CHUNK } from './chunk-pool';
 
 // Large reads keep a 2 GB download's syscalls and chunks few.
-export const READ_CHUNK = 1024 * 1024;
+export const READ_CHUNK = MAX_CHUNK;
 
 /** A byte range of an open file. */
 export interface FileRange {
@@ -19,10 +20,11 @@ function writeDone(dest: Writable, chunk: Buffer): Promise<void> {
 
 /**
  * The body of a file download. Read as a plain stream it allocates a buffer per chunk; piped
- * (what Fastify does with a stream body) it reads into two buffers that it reuses, each only
- * after the write that used it has completed, so a 2 GB download makes no garbage: a fresh
- * MiB per chunk kept the garbage collector busy for a third of the server's CPU time and grew
- * the heap by tens of MiB. The next chunk is read while the previous one is being written.
+ * (what Fastify does with a stream body) it reads into two buffers leased from the chunk pool
+ * (their size shrinks as more downloads run at once) that it reuses, each only after the write
+ * that used it has completed, so a 2 GB download makes no garbage: a fresh MiB per chunk kept
+ * the garbage collector busy for a third of the server's CPU time and grew the heap by tens of
+ * MiB. The next chunk is read while the previous one is being written.
  * The handle is closed when the body closes, whatever the way.
  */
 export class FileBody extends Readable {
@@ -58,23 +60,31 @@ export class FileBody extends Readable {
   }
 
   private async pump(dest: Writable, end: boolean): Promise<void> {
-    const buffers = [Buffer.allocUnsafeSlow(READ_CHUNK), Buffer.allocUnsafeSlow(READ_CHUNK)];
+    const lease = leaseChunks(this.range.length - this.offset);
+    const buffers: Buffer[] = [];
     let written: Promise<void> = Promise.resolve();
-    for (let turn = 0; this.offset < this.range.length; turn ^= 1) {
-      const buffer = buffers[turn] as Buffer;
-      const want = Math.min(READ_CHUNK, this.range.length - this.offset);
-      const { bytesRead } = await this.range.fh.read(buffer, 0, want, this.range.start + this.offset);
-      if (this.destroyed) return;
-      if (bytesRead === 0) throw new Error('file shrank while being sent');
-      // The other buffer's write must be over before this one is handed out (and, next turn, reused).
+    try {
+      for (let turn = 0; this.offset < this.range.length; turn ^= 1) {
+        // The second buffer is only taken when the file needs more than one read.
+        const buffer = buffers[turn] ?? (buffers[turn] = lease.take());
+        const want = Math.min(lease.size, this.range.length - this.offset);
+        const { bytesRead } = await this.range.fh.read(buffer, 0, want, this.range.start + this.offset);
+        if (this.destroyed) return;
+        if (bytesRead === 0) throw new Error('file shrank while being sent');
+        // The other buffer's write must be over before this one is handed out (and, next turn, reused).
+        await written;
+        if (this.destroyed) return;
+        this.offset += bytesRead;
+        written = writeDone(dest, buffer.subarray(0, bytesRead));
+        // Awaited next turn; a failure meanwhile (client gone) must not count as unhandled.
+        written.catch(() => undefined);
+      }
       await written;
-      if (this.destroyed) return;
-      this.offset += bytesRead;
-      written = writeDone(dest, buffer.subarray(0, bytesRead));
-      // Awaited next turn; a failure meanwhile (client gone) must not count as unhandled.
-      written.catch(() => undefined);
+      // Every write is over: the buffers may serve the next download.
+      lease.release(buffers);
+    } finally {
+      lease.drop();
     }
-    await written;
     // Ends as pipe() would: this stream's 'end' first, then the destination's end.
     if (end) this.once('end', () => dest.end());
     this.push(null);

@@ -1,0 +1,92 @@
+import { EventEmitter } from 'node:events';
+import type { Server } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { watchIdleMemory } from './idle-memory';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A stand-in for the HTTP server: requests are emitted, and end when their response closes. */
+function fakeServer(): { server: Server; begin: () => () => void } {
+  const emitter = new EventEmitter();
+  return {
+    server: emitter as unknown as Server,
+    begin() {
+      const res = new EventEmitter();
+      emitter.emit('request', {}, res);
+      return () => res.emit('close');
+    },
+  };
+}
+
+describe('watchIdleMemory', () => {
+  it('reclaims once idleMs after the watch starts (start-up garbage), then only after growth', () => {
+    vi.useFakeTimers();
+    const { server, begin } = fakeServer();
+    const idle = watchIdleMemory(server, { idleMs: 1000, growthBytes: 50, rss: () => 100, release: [], collect: () => undefined });
+    vi.advanceTimersByTime(1000);
+    expect(idle.reclaims()).toBe(1);
+    begin()();
+    vi.advanceTimersByTime(5000);
+    expect(idle.reclaims()).toBe(1);
+    idle.close();
+  });
+
+  it('releases and collects once, idleMs after the last request ended, when the RSS grew', () => {
+    vi.useFakeTimers();
+    let rss = 100;
+    const events: string[] = [];
+    const { server, begin } = fakeServer();
+    const idle = watchIdleMemory(server, { idleMs: 1000, growthBytes: 50, rss: () => rss, release: [() => events.push('release')], collect: () => events.push('collect') });
+    vi.advanceTimersByTime(1000);
+    events.splice(0);
+    const endFirst = begin();
+    const endSecond = begin();
+    rss = 200;
+    endFirst();
+    vi.advanceTimersByTime(5000);
+    expect(events).toEqual([]);
+    endSecond();
+    vi.advanceTimersByTime(999);
+    expect(events).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(events).toEqual(['release', 'collect']);
+    expect(idle.reclaims()).toBe(2);
+    // The RSS after the reclaim is the new baseline: no growth, no second reclaim.
+    begin()();
+    vi.advanceTimersByTime(5000);
+    expect(idle.reclaims()).toBe(2);
+    idle.close();
+  });
+
+  it('starts no reclaim when a request arrives before the server was idle long enough', () => {
+    vi.useFakeTimers();
+    let rss = 100;
+    const { server, begin } = fakeServer();
+    const idle = watchIdleMemory(server, { idleMs: 1000, growthBytes: 50, rss: () => rss, release: [], collect: () => undefined });
+    vi.advanceTimersByTime(1000);
+    rss = 500;
+    begin()();
+    vi.advanceTimersByTime(500);
+    const end = begin();
+    vi.advanceTimersByTime(5000);
+    expect(idle.reclaims()).toBe(1);
+    end();
+    vi.advanceTimersByTime(1000);
+    expect(idle.reclaims()).toBe(2);
+    idle.close();
+  });
+
+  it('stops watching when closed', () => {
+    vi.useFakeTimers();
+    let rss = 100;
+    const { server, begin } = fakeServer();
+    const idle = watchIdleMemory(server, { idleMs: 1000, growthBytes: 50, rss: () => rss, release: [], collect: () => undefined });
+    rss = 500;
+    begin()();
+    idle.close();
+    vi.advanceTimersByTime(5000);
+    expect(idle.reclaims()).toBe(0);
+  });
+});

@@ -25,6 +25,7 @@ import './styles/upload.css';
 import './styles/editor.css';
 import './styles/share-page.css';
 import './styles/preview.css';
+import './styles/menu.css';
 
 declare global {
   interface Window {

@@ -26,6 +26,7 @@ import './styles/editor.css';
 import './styles/share-page.css';
 import './styles/preview.css';
 import './styles/menu.css';
+import './styles/markdown.css';
 
 declare global {
   interface Window {

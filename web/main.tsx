@@ -26,6 +26,8 @@ import './styles/upload.css';
 import './styles/editor.css';
 import './styles/share-page.css';
 import './styles/preview.css';
+import './styles/menu.css';
+import './styles/markdown.css';
 
 declare global {
   interface Window {

@@ -36,6 +36,11 @@ export function filesPath(resourcePath = '/'): string {
   return `/files${encodePath(path)}`;
 }
 
+/** A text file opened in the editor rather than its preview (a Markdown file previews first). */
+export function editPath(resourcePath: string): string {
+  return `${filesPath(resourcePath)}?edit=1`;
+}
+
 /** The login route, remembering where to go afterwards. */
 export function loginPath(redirect?: string): string {
   return redirect ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login';

@@ -70,6 +70,12 @@ export function realPathOf(entry: WalkEntry): string {
   return parent.endsWith('/') ? `${parent}${entry.name}` : `${parent}/${entry.name}`;
 }
 
+/** A match's size and ISO modified time (a symlink's target's); none when it vanished meanwhile. */
+export async function detailsOf(entry: WalkEntry): Promise<{ size?: number; modified?: string }> {
+  const stats = await stat(realPathOf(entry)).catch(() => null);
+  return stats ? { size: stats.size, modified: stats.mtime.toISOString() } : {};
+}
+
 /** The entry's path relative to the walk's root, '/'-separated, no leading slash. */
 export function relativePath(root: string, entry: WalkEntry): string {
   const prefix = root.endsWith('/') ? root : `${root}/`;

@@ -2,15 +2,16 @@ import type { SearchResult } from '@contract/search';
 import { apiPaths, withQuery } from '../paths';
 import { request } from './http';
 
-/** One search hit (api.md §3.14): a path relative to the search root, and whether it is a folder. */
+/** One search hit (api.md §3.14): a path relative to the search root, whether it is a folder, its size and time. */
 export type SearchHit = SearchResult;
 
 /**
  * GET /api/search{folder}?query=: calls `onHit` for each result as the server streams it
- * (newline-delimited JSON; the empty keep-alive line is skipped). Aborting `signal` stops it.
+ * (newline-delimited JSON; the empty keep-alive line is skipped), each with its size and time
+ * (details=1). Aborting `signal` stops it.
  */
 export async function search({ folder, query }: { folder: string; query: string }, onHit: (hit: SearchHit) => void, signal: AbortSignal): Promise<void> {
-  const response = await request(withQuery(apiPaths.search(folder), { query }), { signal });
+  const response = await request(withQuery(apiPaths.search(folder), { query, details: '1' }), { signal });
   if (!response.body) return;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let pending = '';

@@ -1,12 +1,14 @@
 import { useAtomValue } from 'jotai';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearch } from 'wouter';
 import type { Resource } from '../api/types';
 import { Breadcrumbs } from '../components/breadcrumbs';
 import { ErrorMessage } from '../components/error-message';
 import { Spinner } from '../components/spinner';
 import { lazyComponent } from '../lib/lazy-component';
 import { usePreloadWhenIdle } from '../lib/preload';
+import { isMarkdown } from '../lib/markdown';
 import { filesPath, folderName, folderOf } from '../paths';
 import { arrivingAtom } from '../state/listing';
 import { shellOpenAtom } from '../state/panels';
@@ -44,7 +46,10 @@ function FolderView({ name, path, empty }: { name: string; path: string; empty: 
 
 function FileView({ resource, path }: { resource: Resource; path: string }) {
   const { t } = useTranslation();
-  if (resource.type === 'text' || resource.type === 'textImmutable') {
+  // A Markdown file shows rendered first; its "Edit" opens the editor (editPath).
+  const editing = new URLSearchParams(useSearch()).has('edit');
+  const rendered = resource.type === 'text' && isMarkdown(resource.name) && !editing;
+  if ((resource.type === 'text' || resource.type === 'textImmutable') && !rendered) {
     // Keyed by path: another file gets a new editor, a reload of the same one keeps the text typed.
     return <Suspense fallback={<Spinner label={t('app.loading')} />}><EditorPage key={path} file={resource} path={path} /></Suspense>;
   }

@@ -14,7 +14,7 @@ type SearchRoute = { Params: { '*': string }; Querystring: Static<typeof SearchQ
 export function searchRoutes(app: FastifyInstance, opts: SearchRoutesOptions): void {
   const { search } = opts;
   app.get<SearchRoute>('/api/search/*', { schema: { querystring: SearchQuerySchema } }, async (request, reply) => {
-    const lines = await search.search(request.user, { path: request.params['*'], query: request.query.query ?? '', signal: clientGone(reply) });
+    const lines = await search.search(request.user, { path: request.params['*'], query: request.query.query ?? '', details: request.query.details === '1', signal: clientGone(reply) });
     // Upstream sets no type and Go sniffs the first line as text; say so explicitly.
     return reply.header('content-type', 'text/plain; charset=utf-8').send(lines);
   });

@@ -53,6 +53,14 @@ describe('GET /api/search', () => {
     );
   });
 
+  it('adds each match\'s size and modified time with details=1 (filemgr\'s addition), and only then', async () => {
+    const res = await search(t, '/api/search/Music/?query=song&details=1');
+    const [hit] = lines(res.body) as { dir: boolean; path: string; size: number; modified: string }[];
+    expect(hit).toMatchObject({ dir: false, path: 'song.mp3', size: 1 });
+    expect(Date.parse(hit?.modified ?? '')).toBeGreaterThan(Date.parse('2020-01-01'));
+    expect((await search(t, '/api/search/Music/?query=song')).body).toBe('{"dir":false,"path":"song.mp3"}\n');
+  });
+
   it('searches below the requested folder only', async () => {
     const res = await search(t, '/api/search/Docs/?query=report');
     expect(paths(res.body)).toEqual(['Report 2024.pdf', 'report-draft.PDF']);

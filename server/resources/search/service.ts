@@ -5,7 +5,7 @@ import { extensionOf, joinPath } from '../../fs/paths';
 import { mimeOfExtension } from '../../fs/mime';
 import type { PathGate } from '../../fs/scope';
 import { createNameMatcher, parseSearchQuery } from '../../search/query';
-import { realPathOf, relativePath, walkRoot, walkTree, type WalkEntry } from '../../search/walker';
+import { detailsOf, realPathOf, relativePath, walkRoot, walkTree, type WalkEntry } from '../../search/walker';
 import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
 
@@ -21,6 +21,8 @@ export interface SearchRequest {
   /** The search root (user path after the route prefix). */
   path: string;
   query: string;
+  /** Each line also carries the match's size and modified time (stat of the match only). */
+  details?: boolean;
   /** Aborted when the client went away: the walk stops. */
   signal: AbortSignal;
 }
@@ -60,7 +62,8 @@ async function visible(root: SearchRoot, entry: WalkEntry, rel: string): Promise
  * still entered (their children are checked one by one, api.md §3.14); the server's own
  * directories (the cache) are not.
  */
-async function* matchingLines(root: SearchRoot, query: string, signal: AbortSignal): AsyncGenerator<string> {
+async function* matchingLines(root: SearchRoot, req: Pick<SearchRequest, 'query' | 'details'>, signal: AbortSignal): AsyncGenerator<string> {
+  const { query } = req;
   const matches = createNameMatcher(parseSearchQuery(query), (name) => mimeOfExtension(extensionOf(name)) ?? '');
   const enter = (entry: WalkEntry): boolean => !root.gate.hides(realPathOf(entry));
   const report = (entry: WalkEntry): boolean => matches(entry.name);
@@ -68,7 +71,9 @@ async function* matchingLines(root: SearchRoot, query: string, signal: AbortSign
     let lines = '';
     for (const entry of batch) {
       const rel = relativePath(root.real, entry);
-      if (await visible(root, entry, rel)) lines += `${JSON.stringify({ dir: entry.isDirectory(), path: rel })}\n`;
+      if (!(await visible(root, entry, rel))) continue;
+      const line = { dir: entry.isDirectory(), path: rel, ...(req.details ? await detailsOf(entry) : {}) };
+      lines += `${JSON.stringify(line)}\n`;
     }
     if (lines !== '') yield lines;
   }
@@ -135,7 +140,7 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
       // A search below a file finds nothing (the walk skips its root), as upstream.
       const { real, isDir } = await walkRoot(target.real);
       const root: SearchRoot = { gate, path: target.path, real };
-      return lineStream((signal) => (isDir ? matchingLines(root, req.query, signal) : empty()), req, heartbeatMs);
+      return lineStream((signal) => (isDir ? matchingLines(root, req, signal) : empty()), req, heartbeatMs);
     },
   };
 }

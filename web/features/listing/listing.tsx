@@ -2,6 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { arrivingAtom, itemsAtom } from '../../state/listing';
+import { ItemMenu } from './item-menu';
 import { ListingBox } from './listing-box';
 import { checkCellsOf, markOverflowingCells } from './overflow';
 import { rowHeightFor } from './row-height';
@@ -10,6 +11,7 @@ import { SortBar } from './sort-bar';
 import { viewModeAtom } from './state';
 import { useDragMove } from './use-drag-move';
 import { useElementWidth } from './use-element-width';
+import { useItemMenu } from './use-item-menu';
 import { useRowContext, useStableHandlers } from './use-row-context';
 import { useSelection } from './use-selection';
 
@@ -39,11 +41,13 @@ export function Listing() {
   const drag = useDragMove();
   const context = useRowContext(items, drag, useStableHandlers(selection, drag.handlers));
   const arriving = useAtomValue(arrivingAtom);
+  const itemMenu = useItemMenu(listRef, selection);
   return (
     <div className={`listing view-${view.replace(' ', '-')}`}>
       <SortBar />
       <ListingBox listRef={listRef} counts={counts} all={all} columns={columns} rowHeight={rowHeightFor(view, width, columns)} context={context}
         selection={selection} arriving={arriving} label={label} />
+      {itemMenu.menu && <ItemMenu menu={itemMenu.menu} onClose={itemMenu.close} />}
     </div>
   );
 }

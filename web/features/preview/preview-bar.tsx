@@ -8,7 +8,7 @@ import { fullSizeAtom } from './state';
 import type { PreviewActions } from './use-preview-actions';
 
 interface ActionProps {
-  icon: IconName;
+  icon?: IconName;
   label: string;
   onClick: () => void;
   pressed?: boolean;
@@ -17,7 +17,16 @@ interface ActionProps {
 function Action({ icon, label, onClick, pressed }: ActionProps) {
   return (
     <button type="button" className="icon-button preview-action" aria-label={label} title={label} aria-pressed={pressed} onClick={onClick}>
-      <Icon name={icon} />
+      {icon && <Icon name={icon} />}
+    </button>
+  );
+}
+
+/** An action whose name is also shown as text: Edit and Rename, which one pencil alone would confuse. */
+function LabelledAction({ icon, label, onClick }: ActionProps) {
+  return (
+    <button type="button" className="preview-action preview-action-text" onClick={onClick}>
+      {icon && <Icon name={icon} />}<span>{label}</span>
     </button>
   );
 }
@@ -35,7 +44,8 @@ export function PreviewBar({ file, actions }: { file: FileInfo; actions: Preview
       <h1 className="preview-title"><bdi>{file.name}</bdi></h1>
       <div className="preview-actions" role="toolbar" aria-label={t('actions.toolbar')}>
         {resize && isImage && can.download && <Action icon="expand" label={t('preview.toggleSize')} pressed={full} onClick={() => setFull(!full)} />}
-        {can.rename && <Action icon="rename" label={t('actions.rename')} onClick={actions.rename} />}
+        {can.edit && <LabelledAction icon="rename" label={t('preview.edit')} onClick={actions.edit} />}
+        {can.rename && <LabelledAction label={t('actions.rename')} onClick={actions.rename} />}
         {can.delete && <Action icon="trash" label={t('actions.delete')} onClick={actions.remove} />}
         {can.download && <Action icon="download" label={t('actions.download')} onClick={actions.download} />}
         <Action icon="info" label={t('actions.info')} onClick={actions.info} />

@@ -4,7 +4,8 @@ import { useLocation } from 'wouter';
 import { apiUrl } from '../../api/http';
 import type { FileInfo } from '../../api/types';
 import { startDownload } from '../../lib/download';
-import { apiPaths, baseName, filesPath, parentPath } from '../../paths';
+import { isMarkdown } from '../../lib/markdown';
+import { apiPaths, baseName, editPath, filesPath, parentPath } from '../../paths';
 import { abilitiesAtom } from '../../state/abilities';
 import type { Target } from '../../state/listing';
 import { showPromptAtom } from '../../state/prompts';
@@ -36,7 +37,7 @@ export function usePreviewActions(file: FileInfo) {
   const showPrompt = useSetAtom(showPromptAtom);
   const seed = useSetAtom(seedRequestAtom);
   const neighbours = useNeighbours(file.path);
-  const can = { rename: may.rename, delete: may.delete, download: may.download };
+  const can = { rename: may.rename, delete: may.delete, download: may.download, edit: file.type === 'text' && isMarkdown(file.name) };
   const target: Target = { path: file.path, name: file.name, isDir: false };
 
   const open = (item: FileInfo): void => {
@@ -60,6 +61,7 @@ export function usePreviewActions(file: FileInfo) {
     remove: () => can.delete && showPrompt({ kind: 'delete', items: [target], onDone: afterDelete }),
     download: () => can.download && startDownload(apiUrl(apiPaths.raw(file.path))),
     info: () => showPrompt({ kind: 'info', items: [target] }),
+    edit: () => can.edit && navigate(editPath(file.path)),
   };
 }
 

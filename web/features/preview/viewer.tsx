@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FileInfo } from '../../api/types';
 import { Spinner } from '../../components/spinner';
+import { isMarkdown } from '../../lib/markdown';
 import { ImageViewer } from './image-viewer';
 import { MediaViewer } from './media-viewer';
 import { isTiffLike } from './neighbours';
@@ -10,6 +11,7 @@ import { NoPreview } from './no-preview';
 // The heavy viewers are chunks of their own, fetched the first time one is needed.
 const PdfViewer = lazy(async () => ({ default: (await import('./pdf-viewer')).PdfViewer }));
 const ModelViewer = lazy(async () => ({ default: (await import('./model-viewer')).ModelViewer }));
+const MarkdownViewer = lazy(async () => ({ default: (await import('./markdown-viewer')).MarkdownViewer }));
 
 interface ViewerProps {
   file: FileInfo;
@@ -25,6 +27,7 @@ function Chosen({ file, canDownload, onDownload }: ViewerProps) {
   if (file.type === 'video' || file.type === 'audio') return <MediaViewer file={file} />;
   if (file.type === 'pdf') return <PdfViewer file={file} />;
   if (file.type === 'stl' || file.type === 'obj') return <ModelViewer file={file} />;
+  if (file.type === 'text' && isMarkdown(file.name)) return <MarkdownViewer file={file} />;
   return <NoPreview file={file} onDownload={onDownload} />;
 }
 

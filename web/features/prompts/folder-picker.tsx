@@ -3,6 +3,7 @@ import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/icon';
 import { joinPath, parentPath } from '../../paths';
+import { PickerNewFolder } from './picker-new-folder';
 import { openPickerAtom, pickerAtom } from './state';
 
 interface FolderPickerProps {
@@ -45,6 +46,7 @@ export function FolderPicker({ start, onChange }: FolderPickerProps) {
         </button>
         <code className="picker-path" dir="ltr">{picker.path}</code>
       </div>
+      <PickerNewFolder path={picker.path} onCreated={setChosen} />
       <div role="listbox" aria-label={t('listing.folders')} className="picker-list">
         {picker.folders?.map((name) => (
           <div key={name} role="option" aria-selected={chosen === name} tabIndex={0} className="picker-item"

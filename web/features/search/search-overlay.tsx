@@ -2,17 +2,15 @@ import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useState, type FormEvent, type UIEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
 import { useModal } from '../../components/dialog';
-import { FileIcon } from '../../components/file-icon';
 import { Icon } from '../../components/icon';
-import { fileKind } from '../../lib/file-kind';
 import { failureText } from '../../lib/notice';
-import { filesPath, joinPath } from '../../paths';
 import { folderAtom } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
 import { searchOpenAtom } from '../../state/panels';
+import { SearchHitLink } from './search-hit';
 import { clearSearchAtom, queryOf, runSearchAtom, searchStateAtom, type TypeFilter } from './state';
+import { useSearchAsYouType } from './use-search-as-you-type';
 
 // product.md §9: 50 results at a time, more within 100 px of the end.
 const PAGE = 50;
@@ -36,11 +34,8 @@ function Results({ root, onOpen }: { root: string; onOpen: () => void }) {
       <p className="search-status" aria-live="polite">{status}</p>
       <ul aria-label={t('search.results')} className="search-list">
         {state.hits.slice(0, shown).map((hit) => (
-          <li key={hit.path}>
-            <Link href={filesPath(joinPath(root, hit.path, hit.dir))} onClick={onOpen} className="search-hit">
-              <FileIcon kind={fileKind(hit.path, '', hit.dir)} className={hit.dir ? 'entry-icon folder' : 'entry-icon'} />
-              <bdi>{hit.path}</bdi>
-            </Link>
+          <li key={hit.path} className="search-row">
+            <SearchHitLink hit={hit} root={root} onOpen={onOpen} />
           </li>
         ))}
       </ul>
@@ -69,12 +64,15 @@ export function SearchOverlay() {
   const start = (next: TypeFilter | null): void => {
     run({ folder: root, query: queryOf(text, next) }).catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }));
   };
+  const cancelTyped = useSearchAsYouType(text, filter, start);
   const submit = (event: FormEvent): void => {
     event.preventDefault();
+    cancelTyped();
     if (text.trim() || filter) start(filter);
   };
   const toggle = (type: TypeFilter): void => {
     const next = filter === type ? null : type;
+    cancelTyped();
     setFilter(next);
     if (next || text.trim()) start(next);
     else clear();

@@ -3,9 +3,9 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Toaster } from './features/notices/toaster';
 import { useLocaleSync } from './i18n/use-locale-sync';
 import { Routes } from './routes';
+import { abilitiesAtom } from './state/abilities';
 import { searchOpenAtom, shellOpenAtom } from './state/panels';
 import { promptAtom } from './state/prompts';
-import { userAtom } from './state/session';
 import { themeAtom } from './state/theme';
 
 // The prompts, the search overlay, the shell and the uploads are chunks of their own, loaded the first time
@@ -28,7 +28,7 @@ function Overlays() {
   const search = useAtomValue(searchOpenAtom);
   const shell = useAtomValue(shellOpenAtom);
   // Uploads (drops, the queue) need the create permission (product.md §6).
-  const canUpload = useAtomValue(userAtom)?.perm.create ?? false;
+  const canUpload = useAtomValue(abilitiesAtom).create;
   return (
     <Suspense fallback={null}>
       {prompt && <PromptHost />}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  apiPaths, crumbs, encodePath, filesPath, folderOf, joinPath, loginPath, parentPath, publicArchivePath,
+  apiPaths, baseName, crumbs, encodePath, filesPath, folderName, folderOf, joinPath, loginPath, parentPath, publicArchivePath,
   resourcePathFromLocation, safeRedirect, shareFromLocation, sharePath, signupPath, stripBase, userEditPath,
   withBase, withQuery,
 } from './paths';
@@ -117,6 +117,22 @@ describe('path arithmetic', () => {
     ['/', '/'],
   ])('folderOf(%s) = %s', (path, expected) => {
     expect(folderOf(path)).toBe(expected);
+  });
+
+  it.each([
+    ['/a/b.txt', 'b.txt'],
+    ['/a/b/', ''],
+    ['c', 'c'],
+  ])('baseName(%s) = %s', (path, expected) => {
+    expect(baseName(path)).toBe(expected);
+  });
+
+  it.each([
+    ['/', ''],
+    ['/docs/', 'docs'],
+    ['/docs/sub', 'sub'],
+  ])('folderName(%s) = %s', (path, expected) => {
+    expect(folderName(path)).toBe(expected);
   });
 
   it('builds one crumb per folder', () => {

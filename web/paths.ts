@@ -101,6 +101,16 @@ export function parentPath(path: string): string {
   return cut <= 0 ? '/' : `${trimmed.slice(0, cut)}/`;
 }
 
+/** The last segment of a path: `/a/b.txt` -> `b.txt` ('' when it ends with `/`). */
+export function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** A folder's name as the UI shows it: its last segment, '' for the root (which has a word of its own). */
+export function folderName(path: string): string {
+  return baseName(path.replace(/\/$/, ''));
+}
+
 /** The folder of `path` itself when it ends with `/`, else its parent. */
 export function folderOf(path: string): string {
   return path.endsWith('/') ? path : parentPath(path);

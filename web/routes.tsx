@@ -3,13 +3,13 @@ import { lazy, Suspense, useEffect, type ComponentType, type LazyExoticComponent
 import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch, useSearchParams } from 'wouter';
 import { usePathname, useSearch } from 'wouter/use-browser-location';
-import type { TokenUser } from './api/types';
 import { ErrorBoundary } from './components/error-boundary';
 import { Spinner } from './components/spinner';
-import { Layout, type LayoutVariant } from './features/layout/layout';
-import type { Messages } from './i18n/locales';
+import { Layout } from './features/layout/layout';
 import { instanceName, pageTitle } from './lib/page-config';
+import { PAGES, type PagePath, type PageRow } from './pages';
 import { errorPath, loginPath, safeRedirect, stripBase } from './paths';
+import { abilitiesAtom, mayOpen } from './state/abilities';
 import { configAtom } from './state/config';
 import { userAtom } from './state/session';
 
@@ -22,7 +22,7 @@ function page<P extends object, K extends string>(
 }
 
 const LoginPage = page(() => import('./features/login/login-page'), 'LoginPage');
-const FilesPage = page(() => import('./features/listing/files-page'), 'FilesPage');
+const FilesScreen = page(() => import('./screens/files-screen'), 'FilesScreen');
 const SharePage = page(() => import('./features/share-page/share-page'), 'SharePage');
 const ProfilePage = page(() => import('./features/settings/profile-page'), 'ProfilePage');
 const SharesPage = page(() => import('./features/settings/shares-page'), 'SharesPage');
@@ -31,31 +31,26 @@ const UsersPage = page(() => import('./features/settings/users-page'), 'UsersPag
 const UserPage = page(() => import('./features/settings/user-page'), 'UserPage');
 const ErrorPage = page(() => import('./features/errors/error-page'), 'ErrorPage');
 
-/** Who may open a page: anyone, only signed-out visitors, signed-in users, or by permission. */
-type Access = 'public' | 'guest' | 'user' | 'share' | 'admin';
-
-interface PageRoute {
-  path: string;
-  title: keyof Messages['titles'];
-  access: Access;
-  layout: LayoutVariant;
+interface PageRoute extends PageRow {
   render: () => ReactElement;
 }
 
-/** THE page table (product.md §2). Order matters: the first matching path wins. */
-export const PAGES: readonly PageRoute[] = [
-  { path: '/login', title: 'login', access: 'guest', layout: 'bare', render: () => <LoginPage /> },
-  { path: '/files/*', title: 'files', access: 'user', layout: 'shell', render: () => <FilesPage /> },
-  { path: '/share/*', title: 'share', access: 'public', layout: 'shell', render: () => <SharePage /> },
-  { path: '/settings/profile', title: 'profile', access: 'user', layout: 'shell', render: () => <ProfilePage /> },
-  { path: '/settings/shares', title: 'shares', access: 'share', layout: 'shell', render: () => <SharesPage /> },
-  { path: '/settings/global', title: 'global', access: 'admin', layout: 'shell', render: () => <GlobalPage /> },
-  { path: '/settings/users', title: 'users', access: 'admin', layout: 'shell', render: () => <UsersPage /> },
-  { path: '/settings/users/:id', title: 'user', access: 'admin', layout: 'shell', render: () => <UserPage /> },
-  { path: '/403', title: 'forbidden', access: 'public', layout: 'header', render: () => <ErrorPage status={403} /> },
-  { path: '/404', title: 'notFound', access: 'public', layout: 'header', render: () => <ErrorPage status={404} /> },
-  { path: '/500', title: 'internal', access: 'public', layout: 'header', render: () => <ErrorPage status={500} /> },
-];
+/** What each row of the page table renders. */
+const RENDER: Record<PagePath, () => ReactElement> = {
+  '/login': () => <LoginPage />,
+  '/files/*': () => <FilesScreen />,
+  '/share/*': () => <SharePage />,
+  '/settings/profile': () => <ProfilePage />,
+  '/settings/shares': () => <SharesPage />,
+  '/settings/global': () => <GlobalPage />,
+  '/settings/users': () => <UsersPage />,
+  '/settings/users/:id': () => <UserPage />,
+  '/403': () => <ErrorPage status={403} />,
+  '/404': () => <ErrorPage status={404} />,
+  '/500': () => <ErrorPage status={500} />,
+};
+
+const ROUTES: readonly PageRoute[] = PAGES.map((row) => ({ ...row, render: RENDER[row.path] }));
 
 /** The path under the base URL plus the query, still encoded: what ?redirect= must bring back. */
 function useFullPath(): string {
@@ -65,14 +60,11 @@ function useFullPath(): string {
   return `${stripBase(pathname, config.BaseURL) ?? pathname}${search}`;
 }
 
-function denied(access: Access, user: TokenUser): boolean {
-  return (access === 'admin' && !user.perm.admin) || (access === 'share' && !user.perm.share);
-}
-
 function Guarded({ route }: { route: PageRoute }) {
   const { t } = useTranslation();
   const config = useAtomValue(configAtom);
   const user = useAtomValue(userAtom);
+  const abilities = useAtomValue(abilitiesAtom);
   const fullPath = useFullPath();
   const [params] = useSearchParams();
 
@@ -83,7 +75,7 @@ function Guarded({ route }: { route: PageRoute }) {
   if (route.access === 'guest' && user) return <Redirect to={safeRedirect(params.get('redirect'))} replace />;
   if (route.access !== 'public' && route.access !== 'guest') {
     if (!user) return <Redirect to={loginPath(fullPath)} replace />;
-    if (denied(route.access, user)) return <Redirect to={errorPath(403)} replace />;
+    if (!mayOpen(abilities, route.access)) return <Redirect to={errorPath(403)} replace />;
   }
   return (
     <Layout variant={route.layout} showUsage={route.path === '/files/*'}>
@@ -109,7 +101,7 @@ export function Routes() {
       {/* A RegExp: the pattern "/files" would also match "/files/" (optional trailing slash). */}
       <Route path={/^\/files$/i}><Redirect to="/files/" replace /></Route>
       <Route path="/settings"><Redirect to="/settings/profile" replace /></Route>
-      {PAGES.map((route) => (
+      {ROUTES.map((route) => (
         <Route key={route.path} path={route.path}><Guarded route={route} /></Route>
       ))}
       <Route><Unknown /></Route>

@@ -80,6 +80,6 @@ export type ChecksumAlgo = 'md5' | 'sha1' | 'sha256' | 'sha512';
 
 /** GET /api/resources{path}?checksum=: the file's digest in lowercase hex. */
 export async function checksum(path: string, algo: ChecksumAlgo): Promise<string> {
-  const info = await fetchJson<Resource & { checksums?: Record<string, string> }>(`${apiPaths.resources(path)}?checksum=${algo}`);
+  const info = await fetchJson<Resource>(`${apiPaths.resources(path)}?checksum=${algo}`);
   return info.checksums?.[algo] ?? '';
 }

@@ -1,11 +1,9 @@
+import type { SearchResult } from '@contract/search';
 import { apiPaths, withQuery } from '../paths';
 import { request } from './http';
 
 /** One search hit (api.md §3.14): a path relative to the search root, and whether it is a folder. */
-export interface SearchHit {
-  path: string;
-  dir: boolean;
-}
+export type SearchHit = SearchResult;
 
 /**
  * GET /api/search{folder}?query=: calls `onHit` for each result as the server streams it

@@ -1,3 +1,4 @@
+import type { ShareCreateBody } from '@contract/share';
 import { apiPaths } from '../paths';
 import { fetchJson, fetchPublicJson, jsonBody, exchange } from './http';
 import type { PublicResource, Share } from './types';
@@ -34,5 +35,5 @@ export type ShareUnit = 'seconds' | 'minutes' | 'hours' | 'days';
  */
 export async function createShare(path: string, link: { expires: string; unit: ShareUnit; password: string }): Promise<Share> {
   const query = link.expires ? `?expires=${encodeURIComponent(link.expires)}&unit=${link.unit}` : '';
-  return fetchJson<Share>(`${apiPaths.sharesOf(path)}${query}`, jsonBody(link));
+  return fetchJson<Share>(`${apiPaths.sharesOf(path)}${query}`, jsonBody(link satisfies ShareCreateBody));
 }

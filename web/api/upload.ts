@@ -1,7 +1,9 @@
 // Uploads of the browser (product.md §7, api.md §3.6 and §3.17): the raw POST with progress through
 // XMLHttpRequest (fetch reports no upload progress), and tus through tus-js-client, loaded only
 // when a resumable upload starts.
+import type { PageConfig } from '@contract/page-config';
 import type { DetailedError, HttpRequest, HttpResponse, Upload, UploadOptions } from 'tus-js-client';
+import { FALLBACK_CHUNK_SIZE } from '../lib/bytes';
 import { apiPaths } from '../paths';
 import { apiUrl, currentToken, exchange, HttpError, sessionRejected } from './http';
 
@@ -27,10 +29,7 @@ export class UploadError extends Error {
 }
 
 /** The page configuration's tus settings (api.md §3.19). */
-export interface TusSettings {
-  chunkSize: number;
-  retryCount: number;
-}
+export type TusSettings = PageConfig['TusSettings'];
 
 export interface FileUpload {
   /** The target's user path. */
@@ -85,8 +84,6 @@ export function retryDelays(retryCount: number): number[] {
   return Array.from({ length: count }, (_, i) => Math.min(1000 * 2 ** i, 20_000));
 }
 
-const FALLBACK_CHUNK = 1024 * 1024;
-
 function isCreation(req: HttpRequest | undefined): boolean {
   return req?.getMethod() === 'POST';
 }
@@ -113,7 +110,7 @@ function tusOptions(req: FileUpload, settings: TusSettings, settle: { resolve: (
   const endpoint = new URL(apiUrl(`${apiPaths.tus(req.path)}?override=${req.overwrite}`), window.location.href).href;
   return {
     endpoint,
-    chunkSize: settings.chunkSize > 0 ? settings.chunkSize : FALLBACK_CHUNK,
+    chunkSize: settings.chunkSize > 0 ? settings.chunkSize : FALLBACK_CHUNK_SIZE,
     retryDelays: retryDelays(settings.retryCount),
     parallelUploads: 1,
     // The fingerprint (name, type, size, date, endpoint) finds an unfinished upload of the same

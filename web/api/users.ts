@@ -1,4 +1,4 @@
-import type { UserInput, UserView } from '@contract/user';
+import type { UserDeleteBody, UserEnvelope, UserInput, UserView } from '@contract/user';
 import { apiPaths } from '../paths';
 import { fetchJson, jsonBody, request, exchange } from './http';
 
@@ -17,7 +17,7 @@ export async function getUser(id: number): Promise<UserView> {
  * `currentPassword` is the caller's own password, which json auth asks for (api.md §3.2).
  */
 export async function createUser(data: UserInput, currentPassword: string): Promise<number> {
-  const body = { what: 'user', which: [], current_password: currentPassword, data };
+  const body: UserEnvelope = { what: 'user', which: [], current_password: currentPassword, data };
   const response = await request(apiPaths.users, jsonBody(body));
   const id = Number(/(\d+)\/?$/.exec(response.headers.get('Location') ?? '')?.[1]);
   if (!Number.isInteger(id)) throw new Error('the server did not say where the new user is');
@@ -36,11 +36,11 @@ export interface UserUpdate {
 /** PUT /api/users/{id} with the named fields only (api.md §3.2: what, which, data). */
 export async function updateUser(update: UserUpdate): Promise<void> {
   const { id, which, data, currentPassword = '' } = update;
-  const body = { what: 'user', which, current_password: currentPassword, data: { ...data, id } };
+  const body: UserEnvelope = { what: 'user', which: [...which], current_password: currentPassword, data: { ...data, id } };
   await exchange(apiPaths.user(id), jsonBody(body, 'PUT'));
 }
 
 /** DELETE /api/users/{id}, confirmed with the caller's own password. */
 export async function deleteUser(id: number, currentPassword: string): Promise<void> {
-  await exchange(apiPaths.user(id), jsonBody({ current_password: currentPassword }, 'DELETE'));
+  await exchange(apiPaths.user(id), jsonBody({ current_password: currentPassword } satisfies UserDeleteBody, 'DELETE'));
 }

@@ -1,12 +1,16 @@
 /** The error screens of product.md §8, by the status of the failed request. */
 export type ErrorKind = 'connection' | 'forbidden' | 'notFound' | 'internal';
 
-/** Status 0 is the connection error; 403 and 404 have their own texts; anything else is internal. */
+// THE statuses with a text of their own (product.md §8); status 0 is the connection error.
+const KINDS: ReadonlyMap<number, ErrorKind> = new Map([
+  [0, 'connection'],
+  [403, 'forbidden'],
+  [404, 'notFound'],
+]);
+
+/** The error text's kind for a status: its own for those of the table, else internal. */
 export function errorKind(status: number): ErrorKind {
-  if (status === 0) return 'connection';
-  if (status === 403) return 'forbidden';
-  if (status === 404) return 'notFound';
-  return 'internal';
+  return KINDS.get(status) ?? 'internal';
 }
 
 /** The status of an error thrown by web/api (it carries one), or 500 for anything else. */

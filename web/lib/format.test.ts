@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatRelative, formatSize, usedPercent } from './format';
+import { formatDateTime, formatDuration, formatRelative, formatSize, usedPercent } from './format';
 
 describe('formatSize', () => {
   it.each([
@@ -55,5 +55,16 @@ describe('formatRelative', () => {
     [1_700_000_000 + 400 * 86_400, 'en', 'next year'],
   ])('%i is "%s" in %s', (when, lang, expected) => {
     expect(formatRelative(when, now, lang)).toBe(expected);
+  });
+});
+
+describe('formatDuration', () => {
+  it.each([
+    [0, '0 sec'],
+    [45, '45 sec'],
+    [125, '2 min'],
+    [7200, '2 hr'],
+  ])('writes %s s as %s in English', (seconds, expected) => {
+    expect(formatDuration(seconds, 'en')).toBe(expected);
   });
 });

@@ -7,6 +7,7 @@ const SIZE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+const unitFormats = new Map<string, Intl.NumberFormat>();
 
 function cached<T>(cache: Map<string, T>, key: string, make: () => T): T {
   let found = cache.get(key);
@@ -59,4 +60,16 @@ export function formatRelative(unixSeconds: number, nowMs: number, lang: string)
   const delta = unixSeconds - Math.round(nowMs / 1000);
   const [unit, size] = RELATIVE_STEPS.find(([, s]) => Math.abs(delta) >= s) ?? ['second', 1];
   return cached(relativeFormats, lang, () => new Intl.RelativeTimeFormat(lang, { numeric: 'auto' })).format(Math.round(delta / size), unit);
+}
+
+function unitFormat(lang: string, unit: 'second' | 'minute' | 'hour'): Intl.NumberFormat {
+  return cached(unitFormats, `${lang}|${unit}`, () => new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 0 }));
+}
+
+/** A time left in the locale's words, rounded to its largest unit: "45 sec", "3 min", "2 hr". */
+export function formatDuration(seconds: number, lang: string): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return unitFormat(lang, 'second').format(s);
+  if (s < 3600) return unitFormat(lang, 'minute').format(Math.round(s / 60));
+  return unitFormat(lang, 'hour').format(Math.round(s / 3600));
 }

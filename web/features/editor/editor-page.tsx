@@ -9,8 +9,8 @@ import { Icon, type IconName } from '../../components/icon';
 import { Spinner } from '../../components/spinner';
 import { startDownload } from '../../lib/download';
 import { apiPaths, filesPath, parentPath } from '../../paths';
+import { abilitiesAtom } from '../../state/abilities';
 import { showPromptAtom } from '../../state/prompts';
-import { userAtom } from '../../state/session';
 import { DiscardDialog } from './discard-dialog';
 import { saveTextAtom } from './state';
 import { useCodeMirror } from './use-code-mirror';
@@ -70,10 +70,10 @@ function useSaveKey(save: () => void): void {
 export function EditorPage({ file, path }: { file: Resource; path: string }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
-  const user = useAtomValue(userAtom);
+  const may = useAtomValue(abilitiesAtom);
   const showPrompt = useSetAtom(showPromptAtom);
   const withheld = file.content === undefined && file.size > 0;
-  const readOnly = file.type === 'textImmutable' || !(user?.perm.modify ?? false) || withheld;
+  const readOnly = file.type === 'textImmutable' || !may.modify || withheld;
   const saveRef = useRef<() => void>(() => undefined);
   const { hostRef, handleRef, status, dirty, setDirty } = useCodeMirror({ name: file.name, content: file.content ?? '', readOnly }, () => saveRef.current());
   const { saving, save } = useSave(path, { handleRef, setDirty }, readOnly);
@@ -82,7 +82,7 @@ export function EditorPage({ file, path }: { file: Resource; path: string }) {
   });
   useSaveKey(save);
   const guard = useLeaveGuard(() => handleRef.current?.isDirty() ?? false, navigate);
-  const canDownload = user?.perm.download ?? false;
+  const canDownload = may.download;
   return (
     <section className="editor" aria-labelledby="editor-title">
       <div className="editor-bar">

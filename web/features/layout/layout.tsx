@@ -2,11 +2,10 @@ import { useAtom } from 'jotai';
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
+import type { LayoutVariant } from '../../pages';
 import { Header } from './header';
 import { Sidebar } from './sidebar';
 import { sidebarOpenAtom } from './state';
-
-export type LayoutVariant = 'bare' | 'header' | 'shell';
 
 interface LayoutProps {
   variant: LayoutVariant;

@@ -5,6 +5,7 @@ import { Link, useLocation } from 'wouter';
 import { Icon, type IconName } from '../../components/icon';
 import { canLogout, PRODUCT_NAME } from '../../lib/page-config';
 import { filesPath, loginPath, settingsPath, signupPath } from '../../paths';
+import { abilitiesAtom } from '../../state/abilities';
 import { configAtom } from '../../state/config';
 import { showPromptAtom } from '../../state/prompts';
 import { signOutAtom, userAtom } from '../../state/session';
@@ -22,7 +23,7 @@ function Item({ icon, children }: { icon: IconName; children: ReactNode }) {
 
 function SignedInItems() {
   const { t } = useTranslation();
-  const user = useAtomValue(userAtom);
+  const may = useAtomValue(abilitiesAtom);
   const config = useAtomValue(configAtom);
   const showPrompt = useSetAtom(showPromptAtom);
   const signOut = useSetAtom(signOutAtom);
@@ -35,7 +36,7 @@ function SignedInItems() {
   return (
     <>
       <Link className="nav-item" href={filesPath()}><Item icon="home">{t('sidebar.myFiles')}</Item></Link>
-      {user?.perm.create && (
+      {may.create && (
         <>
           <button type="button" className="nav-item" onClick={() => showPrompt({ kind: 'newDir' })}><Item icon="folderPlus">{t('sidebar.newFolder')}</Item></button>
           <button type="button" className="nav-item" onClick={() => showPrompt({ kind: 'newFile' })}><Item icon="filePlus">{t('sidebar.newFile')}</Item></button>

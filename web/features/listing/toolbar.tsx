@@ -2,10 +2,8 @@ import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Icon, type IconName } from '../../components/icon';
 import { failureText } from '../../lib/notice';
-import { configAtom } from '../../state/config';
 import { notifyAtom } from '../../state/notices';
 import { searchOpenAtom, shellOpenAtom } from '../../state/panels';
-import { userAtom } from '../../state/session';
 import { uploadRequestedAtom } from '../../state/uploads';
 import { switchViewAtom, viewModeAtom } from './state';
 import type { FileActions } from './use-file-actions';
@@ -40,10 +38,6 @@ export function Toolbar({ actions }: { actions: FileActions }) {
   const setSearch = useSetAtom(searchOpenAtom);
   const requestUpload = useSetAtom(uploadRequestedAtom);
   const [shellOpen, setShell] = useAtom(shellOpenAtom);
-  // product.md §6: the shell needs the command runner enabled and the execute permission.
-  const config = useAtomValue(configAtom);
-  const user = useAtomValue(userAtom);
-  const canShell = config.EnableExec && (user?.perm.execute ?? false);
   const { can, has } = actions;
   return (
     <div className="toolbar" role="toolbar" aria-label={t('actions.toolbar')}>
@@ -51,7 +45,7 @@ export function Toolbar({ actions }: { actions: FileActions }) {
       <Action icon={VIEW_ICONS[view]} label={t('actions.switchView')}
         onClick={() => void switchView().catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }))} />
       {can.download && <Action icon="download" label={t('actions.download')} onClick={actions.download} />}
-      {(user?.perm.create ?? false) && <Action icon="upload" label={t('upload.action')} onClick={() => requestUpload(true)} />}
+      {has.create && <Action icon="upload" label={t('upload.action')} onClick={() => requestUpload(true)} />}
       <Action icon="info" label={t('actions.info')} onClick={actions.info} />
       <Action icon="selectMultiple" label={t('actions.selectMultiple')} pressed={actions.multiple} onClick={actions.toggleMultiple} />
       <span className="toolbar-gap" />
@@ -61,7 +55,7 @@ export function Toolbar({ actions }: { actions: FileActions }) {
       {has.move && <Action icon="move" label={t('actions.move')} disabled={!can.move} onClick={actions.move} />}
       {can.paste && <Action icon="paste" label={t('actions.paste')} onClick={actions.paste} />}
       {has.delete && <Action icon="trash" label={t('actions.delete')} disabled={!can.delete} onClick={actions.remove} />}
-      {canShell && <Action icon="terminal" label={t('actions.toggleShell')} pressed={shellOpen} onClick={() => setShell(!shellOpen)} />}
+      {has.shell && <Action icon="terminal" label={t('actions.toggleShell')} pressed={shellOpen} onClick={() => setShell(!shellOpen)} />}
     </div>
   );
 }

@@ -1,10 +1,10 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useState, type DragEvent } from 'react';
 import { failureText } from '../../lib/notice';
+import { abilitiesAtom } from '../../state/abilities';
 import { transferAtom } from '../../state/file-ops';
 import { itemPath, itemsAtom, selectedAtom, targetOf } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
-import { userAtom } from '../../state/session';
 
 // Marks a drag that started in the listing (a drag of files from the desktop has none).
 const DRAG_TYPE = 'application/x-filemgr-items';
@@ -16,7 +16,7 @@ const DRAG_TYPE = 'application/x-filemgr-items';
 export function useDragMove() {
   const items = useAtomValue(itemsAtom);
   const [selected, setSelected] = useAtom(selectedAtom);
-  const canMove = useAtomValue(userAtom)?.perm.rename ?? false;
+  const canMove = useAtomValue(abilitiesAtom).move;
   const transfer = useSetAtom(transferAtom);
   const notify = useSetAtom(notifyAtom);
   const [dragged, setDragged] = useState<ReadonlySet<string> | null>(null);

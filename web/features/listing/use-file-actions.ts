@@ -3,27 +3,17 @@ import { apiUrl } from '../../api/http';
 import { startDownload } from '../../lib/download';
 import { failureText } from '../../lib/notice';
 import { apiPaths } from '../../paths';
-import type { PermissionsWire } from '@contract/user';
+import { abilitiesAtom, type Abilities } from '../../state/abilities';
 import { clipboardAtom, type Clipboard } from '../../state/clipboard';
 import { transferAtom } from '../../state/file-ops';
 import { folderAtom, multipleAtom, selectedItemsAtom, targetOf, type Target } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
 import { searchOpenAtom } from '../../state/panels';
 import { showPromptAtom } from '../../state/prompts';
-import { userAtom } from '../../state/session';
 
-
-/** What the user may do at all (shown), then what applies to the selection (enabled). */
-function abilities(perm: PermissionsWire | undefined, count: number, clipboard: Clipboard | null) {
-  const has = {
-    download: perm?.download ?? false,
-    share: (perm?.share ?? false) && (perm?.download ?? false),
-    rename: perm?.rename ?? false,
-    copy: perm?.create ?? false,
-    move: perm?.rename ?? false,
-    delete: perm?.delete ?? false,
-  };
-  const can = {
+/** What applies to the selection (enabled) of what the user may do at all (shown). */
+function applicable(has: Abilities, count: number, clipboard: Clipboard | null) {
+  return {
     download: has.download,
     share: has.share && count === 1,
     rename: has.rename && count === 1,
@@ -32,7 +22,6 @@ function abilities(perm: PermissionsWire | undefined, count: number, clipboard: 
     delete: has.delete && count >= 1,
     paste: clipboard !== null && (clipboard.key === 'x' ? has.move : has.copy),
   };
-  return { has, can };
 }
 
 /**
@@ -41,7 +30,7 @@ function abilities(perm: PermissionsWire | undefined, count: number, clipboard: 
  * permission).
  */
 export function useFileActions() {
-  const user = useAtomValue(userAtom);
+  const has = useAtomValue(abilitiesAtom);
   const selected = useAtomValue(selectedItemsAtom);
   const folder = useAtomValue(folderAtom) ?? '/';
   const [multiple, setMultiple] = useAtom(multipleAtom);
@@ -50,13 +39,12 @@ export function useFileActions() {
   const transfer = useSetAtom(transferAtom);
   const notify = useSetAtom(notifyAtom);
   const setSearch = useSetAtom(searchOpenAtom);
-  const perm = user?.perm;
   const count = selected.length;
   // Targets are built when an action runs, not on every render (Ctrl+A may select 100,000).
   const items = (): Target[] => selected.map(targetOf);
   const first = selected[0] && targetOf(selected[0]);
 
-  const { has, can } = abilities(perm, count, clipboard);
+  const can = applicable(has, count, clipboard);
 
   const download = (): void => {
     // One file downloads directly; several items or none (the folder) ask for a format.

@@ -2,12 +2,9 @@ import { useAtom } from 'jotai';
 import { apiUrl } from '../../api/http';
 import type { FileInfo } from '../../api/types';
 import { Icon } from '../../components/icon';
+import { baseName } from '../../paths';
 import { rawInlinePath, subtitleUrl } from './sources';
 import { autoplayAtom } from './state';
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
 
 /** The language a subtitle's name carries before its extension (`film.de.srt`), if any. */
 function languageOf(path: string): string | undefined {

@@ -6,7 +6,7 @@ import type { FileInfo } from '../../api/types';
 import { Icon } from '../../components/icon';
 import { currentLang } from '../../i18n';
 import { formatSize } from '../../lib/format';
-import { userAtom } from '../../state/session';
+import { abilitiesAtom } from '../../state/abilities';
 import { rawInlinePath } from './sources';
 
 interface NoPreviewProps {
@@ -17,7 +17,7 @@ interface NoPreviewProps {
 /** A file the browser cannot show (product.md §2): the message, with Download and Open file. */
 export function NoPreview({ file, onDownload }: NoPreviewProps) {
   const { t } = useTranslation();
-  const canDownload = useAtomValue(userAtom)?.perm.download ?? false;
+  const canDownload = useAtomValue(abilitiesAtom).download;
   const titleId = useId();
   // A new tab of the inline file: the server sandboxes it there too.
   const open = (): void => void window.open(apiUrl(rawInlinePath(file)), '_blank', 'noopener');

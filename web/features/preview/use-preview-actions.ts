@@ -4,11 +4,11 @@ import { useLocation } from 'wouter';
 import { apiUrl } from '../../api/http';
 import type { FileInfo } from '../../api/types';
 import { startDownload } from '../../lib/download';
-import { apiPaths, filesPath, parentPath } from '../../paths';
+import { apiPaths, baseName, filesPath, parentPath } from '../../paths';
+import { abilitiesAtom } from '../../state/abilities';
 import type { Target } from '../../state/listing';
 import { showPromptAtom } from '../../state/prompts';
 import { reloadAtom } from '../../state/request';
-import { userAtom } from '../../state/session';
 import { neighboursOf, type Neighbours } from './neighbours';
 import { folderItemsAtom, loadFolderItemsAtom, seedRequestAtom } from './state';
 
@@ -25,10 +25,6 @@ function useNeighbours(path: string): Neighbours {
   return useMemo(() => (listing?.folder === folder ? neighboursOf(listing.items, path) : {}), [listing, folder, path]);
 }
 
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
 /**
  * What the preview can do with its file (product.md §2, §4): each header action by permission;
  * Previous and Next; delete moves to the next item, else the previous, else closes; rename
@@ -36,11 +32,11 @@ function baseName(path: string): string {
  */
 export function usePreviewActions(file: FileInfo) {
   const [, navigate] = useLocation();
-  const perm = useAtomValue(userAtom)?.perm;
+  const may = useAtomValue(abilitiesAtom);
   const showPrompt = useSetAtom(showPromptAtom);
   const seed = useSetAtom(seedRequestAtom);
   const neighbours = useNeighbours(file.path);
-  const can = { rename: perm?.rename ?? false, delete: perm?.delete ?? false, download: perm?.download ?? false };
+  const can = { rename: may.rename, delete: may.delete, download: may.download };
   const target: Target = { path: file.path, name: file.name, isDir: false };
 
   const open = (item: FileInfo): void => {

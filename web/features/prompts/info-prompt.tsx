@@ -6,10 +6,10 @@ import { Dialog } from '../../components/dialog';
 import { currentLang } from '../../i18n';
 import { formatDateTime, formatSize } from '../../lib/format';
 import { failureText } from '../../lib/notice';
+import { abilitiesAtom } from '../../state/abilities';
 import { itemPath, itemsAtom, type Item, type Target } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
 import { requestAtom } from '../../state/request';
-import { userAtom } from '../../state/session';
 import { checksumAtom } from './state';
 
 const ALGOS: [ChecksumAlgo, string][] = [['md5', 'MD5'], ['sha1', 'SHA1'], ['sha256', 'SHA256'], ['sha512', 'SHA512']];
@@ -53,7 +53,7 @@ export function InfoPrompt({ items, onClose }: { items: readonly Target[]; onClo
   const folder = useAtomValue(requestAtom).resource;
   // On the preview the route shows a file: the information is about that file.
   const all: readonly Item[] = folder && !folder.isDir ? [folder] : listed;
-  const canDownload = useAtomValue(userAtom)?.perm.download ?? false;
+  const canDownload = useAtomValue(abilitiesAtom).download;
   const lang = currentLang();
   // A Set: after Ctrl+A in a large folder, both lists hold every item.
   const paths = new Set(items.map((target) => target.path));

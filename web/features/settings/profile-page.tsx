@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Checkbox, LanguageSelect, SelectField } from '../../components/fields';
 import { resolveLocale } from '../../i18n/locales';
-import { configAtom } from '../../state/config';
+import { abilitiesAtom } from '../../state/abilities';
 import { userAtom } from '../../state/session';
 import { themeAtom } from '../../state/theme';
 import { PasswordCard } from './password-card';
@@ -42,10 +42,7 @@ function ProfileCard() {
 
 /** Profile settings: display choices, language and theme, and the password (product.md §2). */
 export function ProfilePage() {
-  const user = useAtomValue(userAtom);
-  const config = useAtomValue(configAtom);
-  // Without a login page (noauth, proxy) there is no password to change.
-  const canChangePassword = !user?.lockPassword && config.LoginPage;
+  const canChangePassword = useAtomValue(abilitiesAtom).changePassword;
   return (
     <SettingsShell>
       <ProfileCard />

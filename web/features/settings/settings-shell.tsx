@@ -2,22 +2,16 @@ import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
+import { SETTINGS_TABS } from '../../pages';
 import { settingsPath, type SettingsTab } from '../../paths';
-import { userAtom } from '../../state/session';
-
-const TABS: { tab: SettingsTab; title: 'profile' | 'shares' | 'global' | 'users'; needs: 'none' | 'share' | 'admin' }[] = [
-  { tab: 'profile', title: 'profile', needs: 'none' },
-  { tab: 'shares', title: 'shares', needs: 'share' },
-  { tab: 'global', title: 'global', needs: 'admin' },
-  { tab: 'users', title: 'users', needs: 'admin' },
-];
+import { abilitiesAtom, mayOpen } from '../../state/abilities';
 
 /** The settings tabs of product.md §2 'Settings shell', each shown by permission. */
 export function SettingsShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  const user = useAtomValue(userAtom);
+  const abilities = useAtomValue(abilitiesAtom);
   const [location] = useLocation();
-  const tabs = TABS.filter(({ needs }) => needs === 'none' || (needs === 'share' ? user?.perm.share : user?.perm.admin));
+  const tabs = SETTINGS_TABS.filter(({ access }) => mayOpen(abilities, access));
   const isCurrent = (tab: SettingsTab): boolean => location === settingsPath(tab) || location.startsWith(`${settingsPath(tab)}/`);
   const current = tabs.find(({ tab }) => isCurrent(tab));
   return (

@@ -6,10 +6,10 @@ import { Icon } from '../../components/icon';
 import { currentLang } from '../../i18n';
 import { failureText } from '../../lib/notice';
 import { filesPath, sharePath, withBase } from '../../paths';
+import { abilitiesAtom } from '../../state/abilities';
 import { nowAtom } from '../../state/clock';
 import { configAtom } from '../../state/config';
 import { notifyAtom } from '../../state/notices';
-import { userAtom } from '../../state/session';
 import { SettingsShell } from './settings-shell';
 import { deleteShareAtom, sharesAtom, type ShareRow } from './shares-state';
 
@@ -49,7 +49,7 @@ function Row({ share, admin }: { share: ShareRow; admin: boolean }) {
 function ShareTable() {
   const { t } = useTranslation();
   const shares = useAtomValue(sharesAtom);
-  const admin = useAtomValue(userAtom)?.perm.admin ?? false;
+  const admin = useAtomValue(abilitiesAtom).admin;
   if (shares.length === 0) return <p className="empty">{t('listing.empty')}</p>;
   return (
     <table className="table responsive-table">

@@ -1,6 +1,7 @@
 import { useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog';
+import { folderName } from '../../paths';
 import { answerConflictAtom, type Conflict } from './state';
 
 // A long list of clashing names would push the buttons off a phone's screen.
@@ -11,7 +12,7 @@ export function ConflictPrompt({ conflict }: { conflict: Conflict }) {
   const { t } = useTranslation();
   const answer = useSetAtom(answerConflictAtom);
   const names = [...conflict.clashes];
-  const folder = conflict.dest === '/' ? t('listing.root') : conflict.dest.replace(/\/$/, '').split('/').at(-1) ?? '';
+  const folder = folderName(conflict.dest) || t('listing.root');
   return (
     <Dialog title={t('upload.replaceTitle')} className="upload-conflict" onClose={() => answer('cancel')} onSubmit={() => answer('replace')}
       actions={

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { createRateMeter } from './rate';
-import { formatDuration } from './duration';
 
 describe('the rate meter', () => {
   it('needs two samples, then gives the speed and the seconds left', () => {
@@ -17,16 +16,5 @@ describe('the rate meter', () => {
     expect(rate?.bytesPerSecond).toBeCloseTo(0.3 * 10_000 + 0.7 * 1000);
     meter.reset();
     expect(meter.sample(3000, 12_000, 100_000)).toBeNull();
-  });
-});
-
-describe('formatDuration', () => {
-  it.each([
-    [0, '0 sec'],
-    [45, '45 sec'],
-    [125, '2 min'],
-    [7200, '2 hr'],
-  ])('writes %s s as %s in English', (seconds, expected) => {
-    expect(formatDuration(seconds, 'en')).toBe(expected);
   });
 });

@@ -2,6 +2,7 @@ import { useAtom, useAtomValue } from 'jotai';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/icon';
+import { folderName } from '../../paths';
 import { folderAtom } from '../../state/listing';
 import { ConflictPrompt } from './conflict-prompt';
 import { chooserOpenAtom, conflictsAtom, jobsAtom } from './state';
@@ -14,7 +15,7 @@ import { useLeaveWarning } from './use-leave-warning';
 /** Says where a drop from the desktop would go while files are dragged over the page. */
 function DropHint({ dest }: { dest: string }) {
   const { t } = useTranslation();
-  const folder = dest === '/' ? t('listing.root') : dest.replace(/\/$/, '').split('/').at(-1) ?? '';
+  const folder = folderName(dest) || t('listing.root');
   return createPortal(
     <div className="upload-drop-hint" aria-hidden="true">
       <Icon name="upload" />

@@ -3,10 +3,9 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/icon';
 import { currentLang } from '../../i18n';
-import { formatSize } from '../../lib/format';
+import { formatDuration, formatSize } from '../../lib/format';
 import { percent, sentBytes, type Job } from './queue';
 import { batchAtom, cancelJobAtom, jobsAtom, rateAtom, sentAtom } from './state';
-import { formatDuration } from './duration';
 
 // Thousands of queued files would make thousands of rows: the first ones show, the rest are counted.
 const ROWS = 100;

@@ -1,25 +1,25 @@
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Resource } from '../../api/types';
-import { Breadcrumbs } from '../../components/breadcrumbs';
-import { ErrorMessage } from '../../components/error-message';
-import { Spinner } from '../../components/spinner';
-import { crumbs, filesPath, folderOf } from '../../paths';
-import { arrivingAtom } from '../../state/listing';
-import { shellOpenAtom } from '../../state/panels';
-import type { RequestState } from '../../state/request';
-import { Listing } from './listing';
-import { SelectionBanner } from './selection-banner';
-import { Toolbar } from './toolbar';
-import { useFileActions } from './use-file-actions';
-import { useFilesRequest } from './use-files-request';
-import { useShortcuts } from './use-shortcuts';
+import type { Resource } from '../api/types';
+import { Breadcrumbs } from '../components/breadcrumbs';
+import { ErrorMessage } from '../components/error-message';
+import { Spinner } from '../components/spinner';
+import { filesPath, folderName, folderOf } from '../paths';
+import { arrivingAtom } from '../state/listing';
+import { shellOpenAtom } from '../state/panels';
+import type { RequestState } from '../state/request';
+import { Listing } from '../features/listing/listing';
+import { SelectionBanner } from '../features/listing/selection-banner';
+import { Toolbar } from '../features/listing/toolbar';
+import { useFileActions } from '../features/listing/use-file-actions';
+import { useFilesRequest } from '../features/listing/use-files-request';
+import { useShortcuts } from '../features/listing/use-shortcuts';
 
 // The editor and CodeMirror are chunks of their own, loaded when a text file is first opened.
-const EditorPage = lazy(async () => ({ default: (await import('../editor/editor-page')).EditorPage }));
+const EditorPage = lazy(async () => ({ default: (await import('../features/editor/editor-page')).EditorPage }));
 // The preview (its viewers load their own chunks) is fetched when a file is first opened.
-const PreviewPage = lazy(async () => ({ default: (await import('../preview/preview-page')).PreviewPage }));
+const PreviewPage = lazy(async () => ({ default: (await import('../features/preview/preview-page')).PreviewPage }));
 
 /** A folder's listing, also while a large one is still arriving (its first items). */
 function FolderView({ name, path, empty }: { name: string; path: string; empty: boolean }) {
@@ -49,12 +49,12 @@ function body(request: RequestState | null, path: string, loading: string) {
   if (request?.status === 'error') return <ErrorMessage status={request.errorStatus} />;
   if (resource?.isDir && Array.isArray(resource.items)) return <FolderView name={resource.name} path={path} empty={resource.items.length === 0} />;
   if (resource) return <FileView resource={resource} path={path} />;
-  if (request?.firstItems) return <FolderView name={crumbs(path).at(-1)?.name ?? ''} path={path} empty={false} />;
+  if (request?.firstItems) return <FolderView name={folderName(path)} path={path} empty={false} />;
   return <Spinner label={loading} />;
 }
 
 /** The files route: the folder or file at the route's path, with the header actions and keys. */
-export function FilesPage() {
+export function FilesScreen() {
   const { t } = useTranslation();
   const { path, request } = useFilesRequest();
   const actions = useFileActions();

@@ -15,6 +15,15 @@ async function fake(output: string, exit = 0): Promise<string> {
   return path;
 }
 
+/** A stand-in executable running `body` as a shell script. */
+async function script(body: string): Promise<string> {
+  const dir = await makeTree();
+  const path = join(dir, 'filemgr');
+  writeFileSync(path, `#!/bin/sh\n${body}`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
 const full = 'filemgr v0.1.0/abc1234\nNode.js v24.21.0\nsharp 0.35.5\nlibvips 8.18.7\ncode cache used';
 
 describe('checkExecutable', () => {
@@ -32,8 +41,26 @@ describe('checkExecutable', () => {
     await expect(checkExecutable(await fake(output), expected)).rejects.toThrow(`does not print ${named}`);
   });
 
-  it('fails with the output when the command exits non-zero', async () => {
-    await expect(checkExecutable(await fake('unknown command "version"', 1), expected)).rejects.toThrow(/version --verbose failed[\s\S]*unknown command/);
+  it('fails saying the exit code and the tail of stderr when the command exits non-zero', async () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n');
+    const path = await script(`printf '%s\\n' "${lines.replace(/\n/g, '" "')}" >&2\nexit 3\n`);
+    const error = await checkExecutable(path, expected).catch((err: Error) => err);
+    expect(error).toBeInstanceOf(Error);
+    const message = (error as Error).message;
+    expect(message).toContain('version --verbose exited with code 3; stderr ended with:\n…\nline 11\n');
+    expect(message).toContain('line 30\nstdout was empty');
+    expect(message).not.toContain('line 10\n');
+  });
+
+  it('fails naming the signal when the command is killed by one', async () => {
+    await expect(checkExecutable(await script('echo dying >&2\nkill -SEGV $$\n'), expected)).rejects.toThrow(/version --verbose was killed by SIGSEGV; stderr ended with:\ndying/);
+  });
+
+  it('fails saying it timed out when the command does not exit, and does not wait for it', async () => {
+    // exec: the shell becomes sleep, the one process the check kills, as a hung filemgr would be.
+    await expect(checkExecutable(await script('echo started\nexec sleep 600\n'), expected, 1)).rejects.toThrow(
+      /version --verbose timed out after 1 s; stderr was empty\nstdout ended with:\nstarted/,
+    );
   });
 
   it('runs the executable with nothing but HOME in its environment, from an empty directory', async () => {

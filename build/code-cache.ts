@@ -22,8 +22,25 @@ const run = promisify(execFile);
  * tar then ran ~37 full collections instead of 0-2 and took 1.6x as long (290-320 against
  * 160-200 ms). A full collection is now one pause, which at this heap's size (20-30 MB idle) is a
  * few milliseconds. Start-up, the listing peak and uploads measured the same with and without.
+ *
+ * No V8 heap allocation off the main thread: concurrent Sparkplug and Maglev build their code
+ * objects (and Maglev its deoptimization data) on V8's worker threads. Without incremental marking,
+ * such an allocation past the old generation's limit cannot start marking, so the worker asks the
+ * main thread for a collection and waits for it (CollectionBarrier::AwaitCollectionBackground).
+ * A main thread in process.exit() never collects again: it joins those workers
+ * (NodePlatform::Shutdown) and the executable hung, about one `version --verbose` in ten from a
+ * fresh HOME on a busy machine (nodejs/node#54918 is the same cycle). With these flags Maglev
+ * still compiles on the workers; the main thread allocates what goes on the heap, and Sparkplug
+ * (a single pass over the bytecode) compiles there in batches.
  */
-export const SEA_EXEC_ARGV: readonly string[] = ['--max-semi-space-size=1', '--heap-growing-percent=100', '--no-incremental-marking'];
+export const SEA_EXEC_ARGV: readonly string[] = [
+  '--max-semi-space-size=1',
+  '--heap-growing-percent=100',
+  '--no-incremental-marking',
+  '--no-concurrent-sparkplug',
+  '--no-maglev-build-code-on-background',
+  '--no-maglev-deopt-data-on-background',
+];
 
 /** dist/sea-main.cjs: the executable's main script (build/sea-main.ts). */
 export function seaMainPath(layout: BuildLayout): string {

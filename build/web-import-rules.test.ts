@@ -10,7 +10,7 @@ const WEB_LAYERS: Record<string, number> = {
   screens: 7,
   features: 6,
   components: 5,
-  i18n: 4,
+  i18n: 4, pages: 4,
   state: 3,
   api: 2,
   paths: 1,

@@ -3,9 +3,10 @@
 // the rows that carry one, so a page is listed once.
 import type { Messages } from './i18n/locales';
 import type { SettingsTab } from './paths';
+import type { Access } from './state/abilities';
 
-/** Who may open a page: anyone, only signed-out visitors, signed-in users, or by permission. */
-export type Access = 'public' | 'guest' | 'user' | 'share' | 'admin';
+export type { Access };
+
 
 /** The page frame: nothing (login), a header (error pages) or header + sidebar + main. */
 export type LayoutVariant = 'bare' | 'header' | 'shell';

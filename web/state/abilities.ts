@@ -1,9 +1,11 @@
 import type { PageConfig } from '@contract/page-config';
 import { atom } from 'jotai';
 import type { TokenUser } from '../api/types';
-import type { Access } from '../pages';
 import { configAtom } from './config';
 import { userAtom } from './session';
+
+/** Who may open a page: anyone, only signed-out visitors, signed-in users, or by permission. */
+export type Access = 'public' | 'guest' | 'user' | 'share' | 'admin';
 
 /**
  * What the signed-in user may do, each decided here once from the permissions and the page

@@ -8,7 +8,7 @@ import { dismissNoticeAtom, noticesAtom, type Notice } from '../../state/notices
 
 function useText(message: NoticeText): string {
   const { t } = useTranslation();
-  return 'text' in message ? message.text : t(message.key);
+  return 'text' in message ? message.text : t(message.key, message.values ?? {});
 }
 
 function Toast({ notice }: { notice: Notice }) {

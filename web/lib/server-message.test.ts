@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageOf, serverMessageText } from './server-message';
+import { messageOf, serverMessageText, statusLineText } from './server-message';
 
 const bad = (message: string): string => `400 Bad Request (${message})\n`;
 
@@ -30,5 +30,17 @@ describe('serverMessageText', () => {
   it('takes the message out of the status line, parentheses inside included', () => {
     expect(messageOf('400 Bad Request (a (b) c)\n')).toBe('a (b) c');
     expect(messageOf('403 Forbidden\n')).toBeUndefined();
+  });
+});
+
+describe('statusLineText', () => {
+  it.each([
+    ['413 Payload Too Large', { key: 'serverErrors.tooLarge' }],
+    ['000 No connection', { key: 'errors.connection' }],
+    ['400 Bad Request (invalid upload offset)', { key: 'serverErrors.badRequest' }],
+    ['507 Insufficient Storage\n', { key: 'serverErrors.noSpace' }],
+    ['tus: failed to read the file', { key: 'errors.internal' }],
+  ])('reads %j as %o', (line, expected) => {
+    expect(statusLineText(line)).toEqual(expected);
   });
 });

@@ -88,3 +88,13 @@ export function serverMessageText(status: number, body = ''): ServerMessageText 
 export function statusText(status: number): ParseKeys {
   return STATUS_KEYS.get(status) ?? 'errors.internal';
 }
+
+/**
+ * The translated text for an answer known only by its status line ("413 Payload Too Large",
+ * "000 No connection" when the network failed), as a failed upload reports it; any other text
+ * (an error of the browser's upload client) reads as the internal error.
+ */
+export function statusLineText(line: string): ServerMessageText {
+  const status = /^(\d{3})\b/.exec(line.trim())?.[1];
+  return status === undefined ? { key: 'errors.internal' } : serverMessageText(Number(status), line);
+}

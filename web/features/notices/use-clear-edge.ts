@@ -61,6 +61,8 @@ export function useClearEdge(list: RefObject<HTMLElement | null>, count: number)
       setEdge(covered && !overlaps(boxAt('top', now), control.getBoundingClientRect()) ? 'top' : 'bottom');
     };
     place();
+    // No notices: nothing to keep clear while the page scrolls.
+    if (count === 0) return;
     window.addEventListener('resize', place);
     window.addEventListener('scroll', place, true);
     return () => {

@@ -93,7 +93,9 @@ describe('the files screen actions', () => {
   beforeAll(async () => {
     server = await startServer({ tree: TREE });
     api = await apiAs(server);
-    await updateAdmin(api, { viewMode: 'list', sorting: { by: 'name', asc: false } });
+    // Quick setup turns "redirect after copy/move" on (api.md); these tests stay in the folder they
+    // act in (the redirect has tests of its own, redirect-after-transfer.test.ts).
+    await updateAdmin(api, { viewMode: 'list', sorting: { by: 'name', asc: false }, redirectAfterCopyMove: false });
     browser = await launchBrowser();
     problems = watchProblems(browser.page);
     await signIn(browser.page, server);

@@ -180,7 +180,7 @@ describe('Global Settings with the command runner enabled', () => {
     await screenshot(page, 'global-settings-command-runner');
   });
 
-  it("shows the server's reason when it refuses a save (a branding directory inside the served root)", async () => {
+  it("shows the server's reason, translated, when it refuses a save (a branding directory inside the served root)", async () => {
     const { page } = browser;
     const inside = join(server.sandbox.root, 'brand');
     await mkdir(inside);
@@ -193,9 +193,10 @@ describe('Global Settings with the command runner enabled', () => {
     const response = await answer;
     expect(response.status()).toBe(400);
     const reason = (await response.text()).trim();
-    expect(reason).toMatch(/^400 Bad Request \(.+\)$/);
+    expect(reason).toBe('400 Bad Request (branding.files must not lie inside the served root)');
 
-    const alert = errorNotices(page).filter({ hasText: reason });
+    // The notice says it in a translated sentence, never the raw status line.
+    const alert = errorNotices(page).filter({ hasText: 'The branding folder must not lie inside the served folder.' });
     await alert.waitFor();
     expect(await successNotice(page, 'Settings updated!').count()).toBe(0);
     expect((await readSettings(api)).branding.files).toBe(before.branding.files);

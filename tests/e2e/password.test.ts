@@ -121,7 +121,7 @@ describe('the change-password card', () => {
     await confirm.fill(NEW_PASSWORD);
     await current.fill(`${server.password}-wrong`);
     await update.click();
-    const alert = page.getByRole('alert').filter({ hasText: 'the current password is incorrect' });
+    const alert = page.getByRole('alert').filter({ hasText: 'The current password is incorrect.' });
     await alert.waitFor();
     expect(await page.getByRole('status').filter({ hasText: 'Password updated!' }).count()).toBe(0);
     expect(await loginStatus(server, server.password)).toBe(200);

@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { apiAs, signIn } from './support/session';
 
-const REFUSAL = 'the current password is incorrect';
+// The server answers 400 (the current password is incorrect); the notice says it in a sentence of its own.
+const REFUSAL = 'The current password is incorrect.';
 const TRACKER = 'https://git.example/team/files/issues/new';
 
 /**
  * Causes an error notice: saving the admin's own user with a wrong "Your password" (the server
- * answers 400 with REFUSAL, which the notice shows). Resolves with that notice.
+ * answers 400 and the notice shows REFUSAL). Resolves with that notice.
  */
 async function causeError(page: Page, server: ServerHandle): Promise<Locator> {
   await page.goto(`${server.url}/settings/users/1`);

@@ -150,7 +150,8 @@ describe('browser uploads through tus and the raw POST', () => {
     await page.route(/\/api\/tus\/fail\/odd\.txt/, (route) =>
       route.fulfill({ status: 200, headers: { Location: '/api/tus/fail/odd.txt' }, body: '200 OK\n' }));
     await uploadFiles(page, [{ name: 'refused.txt', content: 'r' }]);
-    await errorNotice(page, 'Upload failed: 403 Forbidden').waitFor();
+    // The server's 403 reads as its sentence, never the raw status line.
+    await errorNotice(page, "Upload failed: You don't have permissions to access this.").waitFor();
     await uploadFiles(page, [{ name: 'odd.txt', content: 'o' }]);
     await errorNotice(page, 'Failed to create an upload').waitFor();
     await page.unrouteAll();

@@ -80,7 +80,7 @@ describe('User Management', () => {
 
     await page.getByRole('textbox', { name: 'Your password', exact: true }).fill(`${server.password}-wrong`);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    const refused = errorNotices(page).filter({ hasText: 'the current password is incorrect' });
+    const refused = errorNotices(page).filter({ hasText: 'The current password is incorrect.' });
     await refused.waitFor();
     expect((await api.json<StoredUser[]>('/api/users')).map((u) => u.username)).not.toContain('carol');
     await refused.getByRole('button', { name: 'Close', exact: true }).click();

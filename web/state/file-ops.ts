@@ -41,22 +41,24 @@ async function clashes(items: readonly Target[], dest: string): Promise<boolean>
 /**
  * Copies or moves items into a folder (product.md §4). With no flags, a name that exists there
  * opens the replace-or-rename prompt instead; a copy into the items' own folder keeps both
- * directly, and a move into it changes nothing and is skipped.
+ * directly, and a move into it changes nothing and is skipped. Resolves true once the items were
+ * copied or moved (false when skipped or handed to the replace-or-rename prompt).
  */
 export const transferAtom = atom(null, async (_get, set, { transfer, flags }: { transfer: Transfer; flags?: TransferFlags }) => {
   const inPlace = (item: Target): boolean => parentPath(item.path) === transfer.dest;
   const items = transfer.action === 'rename' ? transfer.items.filter((item) => !inPlace(item)) : transfer.items;
-  if (items.length === 0) return;
+  if (items.length === 0) return false;
   let chosen = flags;
   if (!chosen && transfer.action === 'copy' && items.every(inPlace)) chosen = { override: false, rename: true };
   if (!chosen && (await clashes(items, transfer.dest))) {
     set(showPromptAtom, { kind: 'replaceRename', transfer: { ...transfer, items } });
-    return;
+    return false;
   }
   const use = chosen ?? { override: false, rename: false };
   try {
     await eachOf(items, (item) => transferItem({ action: transfer.action, from: item.path, to: joinPath(transfer.dest, item.name, item.isDir) }, use));
     if (transfer.fromClipboard && transfer.action === 'rename') set(clipboardAtom, null);
+    return true;
   } finally {
     set(clearSelectionAtom);
     set(reloadAtom, (n) => n + 1);

@@ -24,9 +24,10 @@ export const dismissNoticeAtom = atom(null, (get, set, id: number) => {
   set(noticesAtom, get(noticesAtom).filter((n) => n.id !== id));
 });
 
-/** Shows a notice; a success closes itself after SUCCESS_MS. */
+/** Shows a notice; a success closes itself after SUCCESS_MS; a new error replaces the one before. */
 export const notifyAtom = atom(null, (get, set, notice: { kind: NoticeKind; message: NoticeText }) => {
   const id = nextId++;
-  set(noticesAtom, [...get(noticesAtom), { id, ...notice }].slice(-MAX_NOTICES));
+  const kept = notice.kind === 'error' ? get(noticesAtom).filter((n) => n.kind !== 'error') : get(noticesAtom);
+  set(noticesAtom, [...kept, { id, ...notice }].slice(-MAX_NOTICES));
   if (notice.kind === 'success') setTimeout(() => set(dismissNoticeAtom, id), SUCCESS_MS);
 });

@@ -9,6 +9,8 @@ export interface Transfer {
   dest: string;
   /** A cut-and-paste: the clipboard empties once the move is done. */
   fromClipboard?: boolean;
+  /** Chosen in the Move/Copy prompt: the user's "redirect after copy/move" setting applies. */
+  fromPicker?: boolean;
 }
 
 /** The modal card on screen (product.md §2 'Prompts'). */

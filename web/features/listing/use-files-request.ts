@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect, useLayoutEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePathname } from 'wouter/use-browser-location';
 import { instanceName, pageTitle } from '../../lib/page-config';
@@ -30,12 +30,19 @@ export function useFilesRequest() {
   const setFocus = useSetAtom(focusIndexAtom);
   const setAnchor = useSetAtom(anchorAtom);
 
+  // The prompt of the path before closes in the commit of the new path (before the browser paints
+  // it, so no click can land in between). Not on mounting: the screen is a lazy chunk, and a
+  // "New folder" clicked in the sidebar while it loaded must stay open.
+  const shownPath = useRef(path);
+  useLayoutEffect(() => {
+    if (shownPath.current !== path) closePrompt();
+    shownPath.current = path;
+  }, [path, closePrompt]);
   useEffect(() => {
-    closePrompt();
     clearSelection(true);
     setFocus(0);
     setAnchor(null);
-  }, [path, closePrompt, clearSelection, setFocus, setAnchor]);
+  }, [path, clearSelection, setFocus, setAnchor]);
   // A layout effect: the request leaves before the browser paints the route change, not a frame
   // later (a passive effect after a popstate or a click waits for that paint).
   useLayoutEffect(() => {

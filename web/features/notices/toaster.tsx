@@ -1,14 +1,16 @@
 import { useAtomValue, useSetAtom } from 'jotai';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/icon';
 import type { NoticeText } from '../../lib/notice';
 import { reportIssueUrl } from '../../paths';
 import { configAtom } from '../../state/config';
 import { dismissNoticeAtom, noticesAtom, type Notice } from '../../state/notices';
+import { useClearEdge } from './use-clear-edge';
 
 function useText(message: NoticeText): string {
   const { t } = useTranslation();
-  return 'text' in message ? message.text : t(message.key);
+  return 'text' in message ? message.text : t(message.key, message.values ?? {});
 }
 
 function Toast({ notice }: { notice: Notice }) {
@@ -43,7 +45,8 @@ function Toast({ notice }: { notice: Notice }) {
 
 /**
  * The one notice area of the app (product.md §8), bottom right (bottom left in right-to-left
- * languages): successes as `status` for a second, errors as `alert` until closed.
+ * languages), at the top instead when it would cover the control just used: successes as
+ * `status` for a second, errors as `alert` until closed (a new error replaces the old one).
  *
  * Written here rather than with a toast library: the contract needs a role per notice (status or
  * alert), an error that never times out, and a "Report Issue" link (to branding's issue tracker,
@@ -53,9 +56,11 @@ function Toast({ notice }: { notice: Notice }) {
 export function Toaster() {
   const { t } = useTranslation();
   const notices = useAtomValue(noticesAtom);
+  const list = useRef<HTMLDivElement>(null);
+  const edge = useClearEdge(list, notices.length);
   return (
-    <section className="toaster" aria-label={t('notices.region')}>
-      <div className="toasts">
+    <section className={edge === 'top' ? 'toaster toaster-top' : 'toaster'} aria-label={t('notices.region')}>
+      <div className="toasts" ref={list}>
         {notices.map((notice) => <Toast key={notice.id} notice={notice} />)}
       </div>
     </section>

@@ -1,9 +1,9 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
-import { createPortal } from 'react-dom';
 import { apiUrl } from '../../api/http';
 import type { FileInfo } from '../../api/types';
 import { configAtom } from '../../state/config';
+import { inertOutside } from './inert-outside';
 import { isTiffLike, type Neighbours } from './neighbours';
 import { PreviewBar, PreviewNav } from './preview-bar';
 import { imagePath, prefetchImage } from './sources';
@@ -14,16 +14,17 @@ import { usePreviewKeys } from './use-preview-keys';
 import { Viewer } from './viewer';
 
 /**
- * The preview covers the whole window; the page behind it (header, sidebar, files bar) is made
- * inert meanwhile, so Tab and screen readers stay in the preview.
+ * The preview covers the whole window from inside `main` (ui.md: the page's content is in the
+ * main landmark); the page around it (header, sidebar, files bar) is made inert meanwhile, so Tab
+ * and screen readers stay in the preview.
  */
-function useInertBehind(anchor: RefObject<HTMLElement | null>, preview: RefObject<HTMLElement | null>): void {
+function useInertBehind(preview: RefObject<HTMLElement | null>): void {
   useLayoutEffect(() => {
-    const behind = anchor.current?.closest('.layout');
-    behind?.setAttribute('inert', '');
+    const frame = preview.current?.closest('.layout');
+    const undo = frame && preview.current ? inertOutside(preview.current, frame) : undefined;
     preview.current?.focus();
-    return () => behind?.removeAttribute('inert');
-  }, [anchor, preview]);
+    return undo;
+  }, [preview]);
 }
 
 /** The neighbours' big previews load ahead, so Previous and Next show their picture at once. */
@@ -43,22 +44,16 @@ export function PreviewPage({ file }: { file: FileInfo }) {
   usePreviewKeys(actions);
   usePrefetch(actions.neighbours);
   const nav = useNavVisibility();
-  const anchor = useRef<HTMLSpanElement>(null);
   const preview = useRef<HTMLDivElement>(null);
-  useInertBehind(anchor, preview);
+  useInertBehind(preview);
+  // In place, inside the files screen and so inside `main`; fixed, it still covers the window.
   return (
-    <>
-      <span ref={anchor} hidden />
-      {createPortal(
-        <div ref={preview} className="preview" tabIndex={-1} onPointerMove={nav.onActivity} onPointerDown={nav.onActivity}>
-          <PreviewBar file={file} actions={actions} />
-          <div className="preview-body">
-            <Viewer key={file.path} file={file} canDownload={actions.can.download} onDownload={actions.download} />
-            <PreviewNav actions={actions} shown={nav.shown} />
-          </div>
-        </div>,
-        document.body,
-      )}
-    </>
+    <div ref={preview} className="preview" tabIndex={-1} onPointerMove={nav.onActivity} onPointerDown={nav.onActivity}>
+      <PreviewBar file={file} actions={actions} />
+      <div className="preview-body">
+        <Viewer key={file.path} file={file} canDownload={actions.can.download} onDownload={actions.download} />
+        <PreviewNav actions={actions} shown={nav.shown} />
+      </div>
+    </div>
   );
 }

@@ -5,15 +5,17 @@ import { failureText } from '../../lib/notice';
 import { transferAtom } from '../../state/file-ops';
 import { notifyAtom } from '../../state/notices';
 import type { Transfer } from '../../state/prompts';
+import { useAfterTransfer } from './use-after-transfer';
 
 /** Replace or rename (product.md §4): overwrite, keep both under a free name, or cancel. */
 export function ReplacePrompt({ transfer, onClose }: { transfer: Transfer; onClose: () => void }) {
   const { t } = useTranslation();
   const run = useSetAtom(transferAtom);
   const notify = useSetAtom(notifyAtom);
+  const after = useAfterTransfer();
   const answer = (override: boolean): void => {
     onClose();
-    run({ transfer, flags: { override, rename: !override } }).catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }));
+    run({ transfer, flags: { override, rename: !override } }).then((done) => after(transfer, done)).catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }));
   };
   return (
     <Dialog title={t('prompts.replaceTitle')} onClose={onClose} onSubmit={() => answer(true)}

@@ -8,6 +8,7 @@ import { transferAtom } from '../../state/file-ops';
 import type { Target } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
 import { FolderPicker } from './folder-picker';
+import { useAfterTransfer } from './use-after-transfer';
 
 /**
  * Move or copy: pick a folder, then confirm (Enter confirms too). Move is disabled on the items'
@@ -17,6 +18,7 @@ export function TransferPrompt({ kind, items, onClose }: { kind: 'move' | 'copy'
   const { t } = useTranslation();
   const transfer = useSetAtom(transferAtom);
   const notify = useSetAtom(notifyAtom);
+  const after = useAfterTransfer();
   const from = parentPath(items[0]?.path ?? '/');
   const [dest, setDest] = useState(from);
   const choose = useCallback((path: string) => setDest(path), []);
@@ -25,7 +27,9 @@ export function TransferPrompt({ kind, items, onClose }: { kind: 'move' | 'copy'
   const confirm = (): void => {
     if (blocked) return;
     onClose();
-    transfer({ transfer: { action: kind === 'move' ? 'rename' : 'copy', items, dest } })
+    const chosen = { action: kind === 'move' ? 'rename' : 'copy', items, dest, fromPicker: true } as const;
+    transfer({ transfer: chosen })
+      .then((done) => after(chosen, done))
       .catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }));
   };
 

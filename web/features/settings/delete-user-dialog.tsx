@@ -1,21 +1,12 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { HttpError } from '../../api/http';
 import { Dialog } from '../../components/dialog';
-import { failureText, type NoticeText } from '../../lib/notice';
-import { statusOf } from '../../lib/errors';
+import { failureText } from '../../lib/notice';
 import { loginPath, settingsPath } from '../../paths';
 import { notifyAtom } from '../../state/notices';
 import { userAtom } from '../../state/session';
 import { deleteUserAtom } from './users-state';
-
-/** product.md §8: a 403 (the last admin, a foreign account) reads as forbidden; others say what failed. */
-function deleteFailure(error: unknown): NoticeText {
-  const status = statusOf(error);
-  if (status !== 403 && status !== 0 && error instanceof HttpError && error.message) return { text: error.message };
-  return failureText(error);
-}
 
 /**
  * 'Are you sure you want to delete this user?', with a warning first when it is one's own
@@ -36,7 +27,7 @@ export function DeleteUserDialog({ id, currentPassword, onClose }: { id: number;
       navigate(self ? loginPath() : settingsPath('users'), { replace: true });
     } catch (error) {
       onClose();
-      notify({ kind: 'error', message: deleteFailure(error) });
+      notify({ kind: 'error', message: failureText(error, true) });
     }
   };
 

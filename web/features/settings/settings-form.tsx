@@ -28,6 +28,7 @@ export function SettingsForm({ title, save, success = 'settings.updated', server
   const [busy, setBusy] = useState(false);
   const submit = (event: FormEvent): void => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     save().then(
       (outcome) => {
@@ -46,7 +47,7 @@ export function SettingsForm({ title, save, success = 'settings.updated', server
       <div className="card-body">{children}</div>
       <div className="card-actions">
         {extraActions}
-        <button type="submit" className="button button-primary" disabled={busy}>{submitLabel ?? t('settings.save')}</button>
+        <button type="submit" className="button button-primary" aria-disabled={busy}>{submitLabel ?? t('settings.save')}</button>
       </div>
     </form>
   );

@@ -4,6 +4,7 @@ import { HttpError } from '../../api/http';
 import { getResource } from '../../api/resources';
 import { postFile, postFolder, tusFile, UploadError, type UploadTask } from '../../api/upload';
 import { failureText, type NoticeText } from '../../lib/notice';
+import { statusLineText } from '../../lib/server-message';
 import { parentPath } from '../../paths';
 import { configAtom } from '../../state/config';
 import { folderAtom } from '../../state/listing';
@@ -69,7 +70,11 @@ function startTask(job: Job, get: Getter, onProgress: (loaded: number) => void):
 /** What an error notice says for a failed upload (product.md §8). */
 export function failureNotice(error: unknown): NoticeText {
   if (error instanceof UploadError) {
-    if (error.failure === 'failed') return { text: i18next.t('upload.errors.failed', { reason: error.detail }) };
+    if (error.failure === 'failed') {
+      // The server's status line (or the network's) in a sentence of the interface's language.
+      const reason = statusLineText(error.detail);
+      return { text: i18next.t('upload.errors.failed', { reason: i18next.t(reason.key, reason.values ?? {}) }) };
+    }
     return { key: `upload.errors.${error.failure}` };
   }
   return failureText(error);

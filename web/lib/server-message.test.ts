@@ -13,6 +13,7 @@ describe('serverMessageText', () => {
     ['invalid regular expression in rule 0: Unterminated group', { key: 'serverErrors.ruleBadRegex', values: { n: 1 } }],
     ['cannot upload to a directory /srv/files/a', { key: 'serverErrors.uploadOntoFolder' }],
     ['source is parent', { key: 'serverErrors.intoItself' }],
+    ['branding.issueTracker must be an http:// or https:// address, or empty', { key: 'serverErrors.issueTrackerInvalid' }],
     ['invalid files selection: NUL in a name', { key: 'serverErrors.invalidPath' }],
     ['not an SRT subtitle file: no cue with a valid timing line', { key: 'serverErrors.notSubtitle' }],
     ['invalid expires "99999999999": at most 2147483647', { key: 'serverErrors.expiresTooLong' }],

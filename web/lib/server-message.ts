@@ -49,6 +49,7 @@ const MESSAGES: readonly Row[] = [
   [/^username is empty$/, 'serverErrors.usernameEmpty'],
   [/^username .* cannot name a home directory$/, 'serverErrors.usernameNotHome'],
   [/^branding\.files must not lie inside the served root$/, 'serverErrors.brandingInsideRoot'],
+  [/^branding\.issueTracker must be an http:\/\/ or https:\/\/ address, or empty$/, 'serverErrors.issueTrackerInvalid'],
   [/^(rules must be a list|rule \d+ is not an object)$/, 'serverErrors.rulesInvalid'],
   [/^rule (\d+) has no regular expression$/, 'serverErrors.ruleNoRegex', ruleNumber],
   [/^invalid regular expression in rule (\d+):/, 'serverErrors.ruleBadRegex', ruleNumber],

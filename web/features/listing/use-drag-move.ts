@@ -59,7 +59,7 @@ export function useDragMove() {
     reset();
     const moving = items.filter((item) => names.has(item.name)).map(targetOf);
     transfer({ transfer: { action: 'rename', items: moving, dest: itemPath(dest) } }).catch((error: unknown) => {
-      notify({ kind: 'error', message: failureText(error) });
+      notify({ kind: 'error', message: failureText(error, true) });
     });
   };
 

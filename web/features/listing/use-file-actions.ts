@@ -56,7 +56,7 @@ export function useFileActions() {
     if (!clipboard || !can.paste) return;
     const action = clipboard.key === 'x' ? 'rename' : 'copy';
     transfer({ transfer: { action, items: clipboard.items, dest: folder, fromClipboard: true } })
-      .catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }));
+      .catch((error: unknown) => notify({ kind: 'error', message: failureText(error, true) }));
   };
 
   return {

@@ -20,7 +20,7 @@ export function DeletePrompt({ items, onClose, onDone }: DeletePromptProps) {
   const notify = useSetAtom(notifyAtom);
   const confirm = (): void => {
     onClose();
-    remove(items).then(() => onDone?.(), (error: unknown) => notify({ kind: 'error', message: failureText(error) }));
+    remove(items).then(() => onDone?.(), (error: unknown) => notify({ kind: 'error', message: failureText(error, true) }));
   };
   const first = items[0];
   return (

@@ -35,7 +35,7 @@ export function NamePrompt({ title, message, submitLabel, initial = '', onSubmit
       await onSubmit(trimmed);
     } catch (error) {
       setBusy(false);
-      notify({ kind: 'error', message: statusOf(error) === 409 ? { key: 'prompts.exists' } : failureText(error) });
+      notify({ kind: 'error', message: statusOf(error) === 409 ? { key: 'prompts.exists' } : failureText(error, true) });
     }
   };
 

@@ -47,7 +47,7 @@ export function PickerNewFolder({ path, onCreated }: PickerNewFolderProps) {
       setName(null);
       onCreated(trimmed);
     } catch (error) {
-      notify({ kind: 'error', message: statusOf(error) === 409 ? { key: 'prompts.exists' } : failureText(error) });
+      notify({ kind: 'error', message: statusOf(error) === 409 ? { key: 'prompts.exists' } : failureText(error, true) });
     } finally {
       setBusy(false);
     }

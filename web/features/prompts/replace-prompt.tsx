@@ -15,7 +15,7 @@ export function ReplacePrompt({ transfer, onClose }: { transfer: Transfer; onClo
   const after = useAfterTransfer();
   const answer = (override: boolean): void => {
     onClose();
-    run({ transfer, flags: { override, rename: !override } }).then((done) => after(transfer, done)).catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }));
+    run({ transfer, flags: { override, rename: !override } }).then((done) => after(transfer, done)).catch((error: unknown) => notify({ kind: 'error', message: failureText(error, true) }));
   };
   return (
     <Dialog title={t('prompts.replaceTitle')} onClose={onClose} onSubmit={() => answer(true)}

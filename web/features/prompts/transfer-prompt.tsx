@@ -30,7 +30,7 @@ export function TransferPrompt({ kind, items, onClose }: { kind: 'move' | 'copy'
     const chosen = { action: kind === 'move' ? 'rename' : 'copy', items, dest, fromPicker: true } as const;
     transfer({ transfer: chosen })
       .then((done) => after(chosen, done))
-      .catch((error: unknown) => notify({ kind: 'error', message: failureText(error) }));
+      .catch((error: unknown) => notify({ kind: 'error', message: failureText(error, true) }));
   };
 
   return (

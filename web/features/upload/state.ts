@@ -77,7 +77,7 @@ export function failureNotice(error: unknown): NoticeText {
     }
     return { key: `upload.errors.${error.failure}` };
   }
-  return failureText(error);
+  return failureText(error, true);
 }
 
 /** Names in a folder: from the listing on screen when it is that folder, else asked of the server. */

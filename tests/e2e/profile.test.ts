@@ -78,13 +78,13 @@ describe('the profile settings screen', () => {
     expect(exactTooltip).toContain(String(new Date(Date.now() - TWO_HOURS_MS).getFullYear()));
   });
 
-  it('offers the three display choices and the Language and Theme lists, all off by default', async () => {
+  it('offers the three display choices and the Language and Theme lists (Light, Dark, System), all off by default', async () => {
     const { page } = browser;
     await openProfile(page, server);
     for (const name of CHECKBOXES) expect(await page.getByRole('checkbox', { name, exact: true }).isChecked()).toBe(false);
     expect(await page.getByRole('combobox', { name: 'Language', exact: true }).inputValue()).toBe('en');
     const theme = page.getByRole('combobox', { name: 'Theme', exact: true });
-    expect(await theme.locator('option').allTextContents()).toEqual(['Light', 'Dark']);
+    expect(await theme.locator('option').allTextContents()).toEqual(['Light', 'Dark', 'System']);
   });
 
   it('saves the ticked choices with "Settings updated!" and keeps them after a reload', async () => {

@@ -7,6 +7,7 @@ import { initI18n } from './i18n';
 import { resolveLocale } from './i18n/locales';
 import { readPageConfig } from './lib/page-config';
 import { configAtom } from './state/config';
+import { filesPathOf, requestEarly } from './state/early-listing';
 import { startSession, userAtom } from './state/session';
 import { brandingThemeAtom } from './state/theme';
 import './styles/tokens.css';
@@ -40,6 +41,9 @@ async function main(): Promise<void> {
   store.set(configAtom, config);
   store.set(brandingThemeAtom, config.Theme);
   await startSession(store, config);
+  // Signed in on the files route: its listing downloads beside the files screen's code.
+  const filesPath = store.get(userAtom) ? filesPathOf(window.location.pathname, config.BaseURL) : null;
+  if (filesPath !== null) requestEarly(filesPath);
   await initI18n(resolveLocale(store.get(userAtom)?.locale, navigator.languages));
   const root = document.getElementById('app');
   if (!root) throw new Error('index.html has no #app element');

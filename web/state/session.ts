@@ -1,7 +1,7 @@
 import { atom, type createStore } from 'jotai';
 import type { PageConfig } from '@contract/page-config';
 import * as auth from '../api/auth';
-import { configureHttp } from '../api/http';
+import { HttpError, configureHttp } from '../api/http';
 import type { TokenUser } from '../api/types';
 import { authCookie, expiredAuthCookie } from '../lib/cookie';
 import { decodeToken, msUntilExpiry, type TokenClaims } from '../lib/jwt';
@@ -100,7 +100,7 @@ function watchExpiry(store: Store): void {
   arm();
 }
 
-function restore(store: Store): void {
+async function restore(store: Store): Promise<void> {
   const stored = localStorage.getItem(STORAGE_KEY) ?? '';
   const claims = claimsOf(stored);
   if (!claims || msUntilExpiry(claims.exp, Date.now()) <= 0) {
@@ -108,16 +108,16 @@ function restore(store: Store): void {
     return;
   }
   store.set(signInAtom, stored);
-  // The page renders with the stored token at once; the renew runs beside the first requests
-  // and checks it with the server: a 401 signs out through the http hook, a fresh token replaces
-  // the stored one (and the UI follows its user), and a network failure keeps the session.
-  void renewSession(store).catch(() => undefined);
+  // Renewing checks the stored token with the server; a 401 signs out through the http hook,
+  // while a network failure keeps the session for when the server is back.
+  await renewSession(store).catch((error: unknown) => {
+    if (!(error instanceof HttpError)) throw error;
+  });
 }
 
 /**
- * Wires web/api to the session and starts it: a stored token is reused at once and renewed in the
- * background; without a login page (noauth, proxy) the server is asked for a token with empty
- * credentials.
+ * Wires web/api to the session and starts it: a stored token is reused and renewed; without a
+ * login page (noauth, proxy) the server is asked for a token with empty credentials.
  */
 export async function startSession(store: Store, config: PageConfig): Promise<void> {
   configureHttp({
@@ -128,7 +128,7 @@ export async function startSession(store: Store, config: PageConfig): Promise<vo
   });
   if (expiryLogoutEnabled(config)) watchExpiry(store);
   if (config.LoginPage) {
-    restore(store);
+    await restore(store);
     return;
   }
   await store.set(loginAtom, { username: '', password: '', recaptcha: '' }).catch(() => undefined);

@@ -32,6 +32,20 @@ describe('the web bundle', () => {
     expect(js).not.toMatch(/\n\s+\S/);
   });
 
+  it('lists the chunks the entry imports statically, not the lazy ones, for modulepreload', async () => {
+    // shared.ts is imported by the entry and by the lazy module: a chunk of its own.
+    const layout = repoLayout(await makeTree({
+      ...APP,
+      'web/main.tsx': 'import { shared } from "./shared";\nshared();\nvoid import("./lazy").then((m) => m.later(1));\n',
+      'web/lazy.ts': 'import { shared } from "./shared";\nexport function later(v: unknown) { shared(); console.log(v); }\n',
+      'web/shared.ts': 'export function shared() { console.log("shared"); }\n',
+    }));
+    const entry = await bundleWeb(layout);
+    expect(entry.preload).toHaveLength(1);
+    expect(entry.preload[0]).toMatch(/^assets\/chunks\/chunk-[A-Z0-9]{8}\.js$/);
+    expect(readFileSync(join(webOutDir(layout), entry.preload[0] ?? ''), 'utf8')).toContain('shared');
+  });
+
   it('copies web/public verbatim and refuses a public assets/ folder', async () => {
     const layout = repoLayout(await makeTree(APP));
     await copyPublic(layout);
@@ -42,10 +56,11 @@ describe('the web bundle', () => {
 
   it('renders the index with the entry tags and leaves the per-request placeholders', async () => {
     const layout = repoLayout(await makeTree(APP));
-    await renderIndex(layout, { js: 'assets/main-AAAA.js', css: 'assets/main-BBBB.css' });
+    await renderIndex(layout, { js: 'assets/main-AAAA.js', css: 'assets/main-BBBB.css', preload: ['assets/chunks/chunk-CCCC.js'] });
     const html = readFileSync(join(layout.dist, 'assets/index.html'), 'utf8');
     expect(html).toContain('<link rel="stylesheet" href="[{[ StaticURL ]}]/assets/main-BBBB.css">');
     expect(html).toContain('<script type="module" src="[{[ StaticURL ]}]/assets/main-AAAA.js"></script>');
+    expect(html).toContain('<link rel="modulepreload" href="[{[ StaticURL ]}]/assets/chunks/chunk-CCCC.js">');
     expect(compileIndex(html)({ Title: 'T', Color: '', StaticURL: '/s', Nonce: '', Json: '', ReCaptcha: '', CustomCSS: '' })).toContain('<title>T</title>');
   });
 
@@ -54,7 +69,7 @@ describe('the web bundle', () => {
     ['has an unknown placeholder', `${TEMPLATE}[{[ Nope ]}]`, 'unknown placeholder Nope'],
   ])('fails when the template %s', async (_name, template, message) => {
     const layout = repoLayout(await makeTree({ ...APP, 'web/index.html': template }));
-    await expect(renderIndex(layout, { js: 'a.js', css: null })).rejects.toThrow(message);
+    await expect(renderIndex(layout, { js: 'a.js', css: null, preload: [] })).rejects.toThrow(message);
     expect(existsSync(join(layout.dist, 'assets/index.html'))).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { INDEX_TEMPLATE_KEY } from '../server/plugins/web-assets/manifest';
 import { compileIndex, renderEntry } from '../server/plugins/web-assets/index-template';
 import { assetsDir, type BuildLayout } from './layout';
 import { listFiles } from './precompress';
+import { staticImportsOf } from './static-imports';
 
 /** Everything esbuild writes lives below this folder of /static/, so it never meets web/public. */
 export const BUNDLE_DIR = 'assets';
@@ -13,6 +14,8 @@ export const BUNDLE_DIR = 'assets';
 export interface WebEntry {
   js: string;
   css: string | null;
+  /** The chunks the entry imports statically (all levels), preloaded by index.html. */
+  preload: string[];
 }
 
 /** The web root inside dist/assets (served below /static/). */
@@ -26,7 +29,7 @@ function entryOf(metafile: Metafile, layout: BuildLayout): WebEntry {
   for (const [out, info] of Object.entries(metafile.outputs)) {
     if (info.entryPoint !== entryRel) continue;
     const rel = (p: string) => relative(outDir, resolve(layout.root, p)).split('\\').join('/');
-    return { js: rel(out), css: info.cssBundle ? rel(info.cssBundle) : null };
+    return { js: rel(out), css: info.cssBundle ? rel(info.cssBundle) : null, preload: staticImportsOf(metafile, out).map(rel) };
   }
   throw new Error(`esbuild produced no output for ${entryRel}`);
 }

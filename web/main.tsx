@@ -5,8 +5,10 @@ import { Router } from 'wouter';
 import { App } from './app';
 import { initI18n } from './i18n';
 import { resolveLocale } from './i18n/locales';
+import { preloadFilesScreen } from './routes';
 import { readPageConfig } from './lib/page-config';
 import { configAtom } from './state/config';
+import { filesPathOf, requestEarly } from './state/early-listing';
 import { startSession, userAtom } from './state/session';
 import { brandingThemeAtom } from './state/theme';
 import './styles/tokens.css';
@@ -41,7 +43,16 @@ async function main(): Promise<void> {
   const store = getDefaultStore();
   store.set(configAtom, config);
   store.set(brandingThemeAtom, config.Theme);
-  await startSession(store, config);
+  // The session takes the stored token at once, then waits for its renew (the UI starts in the
+  // user's current language). Meanwhile, signed in on the files route, the listing and the files
+  // screen's code download with the stored token.
+  const started = startSession(store, config);
+  const filesPath = store.get(userAtom) ? filesPathOf(window.location.pathname, config.BaseURL) : null;
+  if (filesPath !== null) {
+    requestEarly(filesPath);
+    void preloadFilesScreen();
+  }
+  await started;
   await initI18n(resolveLocale(store.get(userAtom)?.locale, navigator.languages));
   const root = document.getElementById('app');
   if (!root) throw new Error('index.html has no #app element');

@@ -36,6 +36,11 @@ const UsersPage = page(() => import('./features/settings/users-page'), 'UsersPag
 const UserPage = page(() => import('./features/settings/user-page'), 'UserPage');
 const ErrorPage = page(() => import('./features/errors/error-page'), 'ErrorPage');
 
+/** Fetches the files screen's code: the page starts it on the files route, before rendering. */
+export function preloadFilesScreen(): Promise<void> {
+  return FilesScreen.preload();
+}
+
 /** The pages a signed-in user may go to next, preloaded when the browser is idle. */
 function preloadable(signedIn: boolean, abilities: Abilities) {
   if (!signedIn) return [];

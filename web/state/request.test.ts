@@ -4,6 +4,7 @@ import { createStore } from 'jotai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FIRST_ITEMS } from '../api/resources';
 import { configureHttp } from '../api/http';
+import { filesPathOf, requestEarly } from './early-listing';
 import { arrivingAtom, itemsAtom } from './listing';
 import { loadResourceAtom, requestAtom } from './request';
 
@@ -171,5 +172,42 @@ describe('loadResourceAtom', () => {
     await done;
     expect(store.get(requestAtom)).toMatchObject({ status: 'error', errorStatus: 0, firstItems: null, resource: null });
     expect(store.get(itemsAtom)).toHaveLength(0);
+  });
+
+  it('takes the answer requested early for its path, with first items that came before it was taken', async () => {
+    requestEarly('/big/');
+    const res = await answer('/api/resources/big/');
+    res.write(WHOLE.slice(0, CUT));
+    await new Promise((r) => setTimeout(r, 50));
+    const store = createStore();
+    // Resolves only with the early answer: a request of its own would never be answered.
+    const done = store.set(loadResourceAtom, '/big/');
+    await until(() => store.get(requestAtom).firstItems?.length === 300);
+    res.end(WHOLE.slice(CUT));
+    await done;
+    expect(store.get(itemsAtom)).toEqual(ITEMS);
+  });
+
+  it('drops an early answer for another path, and uses an early answer once', async () => {
+    requestEarly('/small/');
+    const store = createStore();
+    await loadWhole(store, '/big/', WHOLE);
+    (await answer('/api/resources/small/')).end(folderText('/small/', []));
+    await loadWhole(store, '/small/', folderText('/small/', ITEMS.slice(0, 1)));
+    expect(store.get(itemsAtom)).toHaveLength(1);
+  });
+});
+
+describe('filesPathOf', () => {
+  it.each([
+    ['/files/', '', '/'],
+    ['/files', '', '/'],
+    ['/files/a%20b/', '', '/a b/'],
+    ['/fm/files/docs/', '/fm', '/docs/'],
+    ['/filesx/', '', null],
+    ['/settings/profile', '', null],
+    ['/share/abc', '/fm', null],
+  ])('%s under base %j is %j', (pathname, base, expected) => {
+    expect(filesPathOf(pathname, base)).toBe(expected);
   });
 });

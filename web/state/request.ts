@@ -3,6 +3,7 @@ import { getResource, getResourceAsItArrives } from '../api/resources';
 import type { FileInfo, Resource } from '../api/types';
 import { statusOf } from '../lib/errors';
 import { nowAtom } from './clock';
+import { takeEarly } from './early-listing';
 import { arrivesByName, rememberOrder } from './listing-order';
 
 export interface RequestState {
@@ -53,7 +54,9 @@ export const loadResourceAtom = atom(null, async (get, set, path: string) => {
   try {
     // A reload keeps the folder on screen until the new answer is whole, and a folder sorted by
     // size or time may put a subfolder after its first items: no first items then.
-    const resource = keep || !arrivesByName() ? await getResource(path) : await getResourceAsItArrives(path, showFirst);
+    // The page's first load may find its answer already on the way (early-listing.ts).
+    const early = takeEarly(path, showFirst);
+    const resource = early ? await early : keep || !arrivesByName() ? await getResource(path) : await getResourceAsItArrives(path, showFirst);
     rememberOrder(resource);
     if (current()) set(requestAtom, { path, status: 'ready', resource, errorStatus: 0, firstItems: null });
     set(nowAtom, Date.now());

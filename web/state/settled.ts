@@ -17,3 +17,19 @@ export function useSettled<T>(anAtom: Atom<Promise<T>>): T | undefined {
   }
   return useAtomValue(settled) as T | undefined;
 }
+
+const kept = new WeakMap<Atom<Promise<unknown>>, Atom<unknown>>();
+
+/**
+ * useSettled for data that is loaded again while its screen stays (after a save): undefined only
+ * before the first value; while a newer one loads, the previous value stays on screen, as a form
+ * keeps what was typed in it.
+ */
+export function useLatestSettled<T>(anAtom: Atom<Promise<T>>): T | undefined {
+  let settled = kept.get(anAtom);
+  if (!settled) {
+    settled = unwrap(anAtom, (previous) => previous);
+    kept.set(anAtom, settled);
+  }
+  return useAtomValue(settled) as T | undefined;
+}

@@ -45,12 +45,17 @@ export function compileIndex(template: string): (values: IndexValues) => string 
   };
 }
 
-/** Renders the build-time part: the entry stylesheet (when there is one) and the module script. */
-export function renderEntry(template: string, entry: { js: string; css: string | null }): string {
+/**
+ * Renders the build-time part: the entry stylesheet (when there is one), the module script and a
+ * modulepreload link for each chunk the script imports statically, so that they download beside
+ * it instead of one level of imports after another.
+ */
+export function renderEntry(template: string, entry: { js: string; css: string | null; preload?: readonly string[] }): string {
   if (!template.includes(ENTRY_MARKER)) throw new Error(`web/index.html lacks the marker ${ENTRY_MARKER}`);
   const tags = [
     entry.css ? `<link rel="stylesheet" href="[{[ StaticURL ]}]/${entry.css}">` : '',
     `<script type="module" src="[{[ StaticURL ]}]/${entry.js}"></script>`,
+    ...(entry.preload ?? []).map((chunk) => `<link rel="modulepreload" href="[{[ StaticURL ]}]/${chunk}">`),
   ].filter(Boolean);
   return template.replace(ENTRY_MARKER, tags.join('\n    '));
 }

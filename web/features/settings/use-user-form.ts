@@ -1,13 +1,12 @@
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { userEditPath } from '../../paths';
 import { withPermission, type PermissionKey } from './permissions-fieldset';
-import { editedUserAtom, saveUserAtom, type EditedUser } from './users-state';
+import { saveUserAtom, type EditedUser, type EditStart } from './users-state';
 
-/** The user edit form's values, the rules of product.md §4 and saving. */
-export function useUserForm(id: string) {
-  const start = useAtomValue(editedUserAtom(id));
+/** The user edit form's values, starting from `start`, the rules of product.md §4 and saving. */
+export function useUserForm(id: string, start: EditStart) {
   const save = useSetAtom(saveUserAtom);
   const [, navigate] = useLocation();
   const [user, setUser] = useState<EditedUser>(start.offerHome ? { ...start.user, scope: '' } : start.user);

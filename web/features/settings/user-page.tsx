@@ -1,16 +1,18 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'wouter';
+import { Spinner } from '../../components/spinner';
+import { useLatestSettled } from '../../state/settled';
 import { DeleteUserDialog } from './delete-user-dialog';
 import { SettingsForm } from './settings-form';
 import { SettingsShell } from './settings-shell';
 import { useUserForm } from './use-user-form';
 import { UserFields } from './user-fields';
-import { forgetEditedUser } from './users-state';
+import { editedUserAtom, forgetEditedUser, type EditStart } from './users-state';
 
-function UserForm({ id }: { id: string }) {
+function UserForm({ id, start }: { id: string; start: EditStart }) {
   const { t } = useTranslation();
-  const form = useUserForm(id);
+  const form = useUserForm(id, start);
   const [deleting, setDeleting] = useState(false);
   const title = form.isNew ? t('users.newTitle') : t('users.editTitle', { name: form.user.username });
   const deleteButton = !form.isNew && (
@@ -27,14 +29,19 @@ function UserForm({ id }: { id: string }) {
   );
 }
 
-/** User edit (/settings/users/<id>), or creation for /settings/users/new. */
+/**
+ * User edit (/settings/users/<id>), or creation for /settings/users/new. A spinner until the
+ * user is here, not a Suspense fallback, whose reveal React 19 holds back for 300 ms.
+ */
 export function UserPage() {
+  const { t } = useTranslation();
   const { id = 'new' } = useParams<{ id: string }>();
+  const start = useLatestSettled(editedUserAtom(id));
   // The next visit starts from the stored user (or the defaults of that moment, for a new one).
   useEffect(() => () => forgetEditedUser(id), [id]);
   return (
     <SettingsShell>
-      <UserForm key={id} id={id} />
+      {start ? <UserForm key={id} id={id} start={start} /> : <Spinner label={t('app.loading')} />}
     </SettingsShell>
   );
 }

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
 import { apiAs, signIn } from './support/session';
-import { button, dialog, dialogButton, item, openFolder, selectedText, updateAdmin } from './support/files';
+import { dialog, dialogButton, item, openFolder, runAction, selectedText, updateAdmin } from './support/files';
 
 // The tar.zst button of the "Download" dialog (issue P1): the archive the server streams is what
 // Debian's tar --zstd lists and extracts.
@@ -18,7 +18,7 @@ async function openDownloadDialog(page: Page): Promise<void> {
   await item(page, 'sub').click();
   await item(page, 'one.txt').click({ modifiers: ['Control'] });
   await selectedText(page, 2).waitFor();
-  await button(page, 'Download').click();
+  await runAction(page, 'Download');
   await dialogButton(page, 'Download', 'tar.zst').waitFor();
 }
 

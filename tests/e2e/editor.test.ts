@@ -36,10 +36,14 @@ function mainButton(page: Page, name: string) {
   return page.getByRole('main').getByRole('button', { name, exact: true });
 }
 
-/** Opens /files<path> and waits for the editor's textbox and its text. */
+/**
+ * Opens /files<path> and waits for the editor's textbox and its text. A Markdown file opens
+ * rendered (U1), so it is taken to the editor the way a person does: with "Edit".
+ */
 async function openEditor(page: Page, server: ServerHandle, file: { path: string; text: string }): Promise<void> {
   const { path, text } = file;
   await page.goto(`${server.url}/files${path}`);
+  if (/\.(md|markdown)$/i.test(path)) await page.getByRole('button', { name: 'Edit', exact: true }).click();
   const name = path.split('/').pop() ?? '';
   await textbox(page, name).filter({ hasText: text }).waitFor();
 }

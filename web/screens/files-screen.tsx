@@ -8,7 +8,7 @@ import { ErrorMessage } from '../components/error-message';
 import { Spinner } from '../components/spinner';
 import { lazyComponent } from '../lib/lazy-component';
 import { usePreloadWhenIdle } from '../lib/preload';
-import { isMarkdown } from '../lib/markdown';
+import { opensRendered } from '../lib/markdown';
 import { filesPath, folderName, folderOf } from '../paths';
 import { arrivingAtom } from '../state/listing';
 import { shellOpenAtom } from '../state/panels';
@@ -48,7 +48,7 @@ function FileView({ resource, path }: { resource: Resource; path: string }) {
   const { t } = useTranslation();
   // A Markdown file shows rendered first; its "Edit" opens the editor (editPath).
   const editing = new URLSearchParams(useSearch()).has('edit');
-  const rendered = resource.type === 'text' && isMarkdown(resource.name) && !editing;
+  const rendered = opensRendered(resource) && !editing;
   if ((resource.type === 'text' || resource.type === 'textImmutable') && !rendered) {
     // Keyed by path: another file gets a new editor, a reload of the same one keeps the text typed.
     return <Suspense fallback={<Spinner label={t('app.loading')} />}><EditorPage key={path} file={resource} path={path} /></Suspense>;

@@ -26,6 +26,23 @@ export function button(page: Page, name: string): Locator {
   return page.getByRole('button', { name, exact: true });
 }
 
+/**
+ * Runs a header action by its exact name as a person would: its button on the bar or, where the
+ * bar is too narrow for it (a phone), the item of the "More actions" menu.
+ */
+export async function runAction(page: Page, name: string): Promise<void> {
+  const bar = page.getByRole('toolbar', { name: 'File actions', exact: true });
+  const onBar = bar.getByRole('button', { name, exact: true });
+  const more = bar.getByRole('button', { name: 'More actions', exact: true });
+  await onBar.or(more).first().waitFor();
+  if (await onBar.isVisible()) {
+    await onBar.click();
+    return;
+  }
+  await more.click();
+  await page.getByRole('menu', { name: 'More actions', exact: true }).getByRole('menuitem', { name, exact: true }).click();
+}
+
 /** A dialog by its exact name (ui.md "Dialogs"). */
 export function dialog(page: Page, name: string): Locator {
   return page.getByRole('dialog', { name, exact: true });

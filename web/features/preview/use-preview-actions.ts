@@ -4,7 +4,7 @@ import { useLocation } from 'wouter';
 import { apiUrl } from '../../api/http';
 import type { FileInfo } from '../../api/types';
 import { startDownload } from '../../lib/download';
-import { isMarkdown } from '../../lib/markdown';
+import { opensRendered } from '../../lib/markdown';
 import { apiPaths, baseName, editPath, filesPath, parentPath } from '../../paths';
 import { abilitiesAtom } from '../../state/abilities';
 import type { Target } from '../../state/listing';
@@ -37,7 +37,7 @@ export function usePreviewActions(file: FileInfo) {
   const showPrompt = useSetAtom(showPromptAtom);
   const seed = useSetAtom(seedRequestAtom);
   const neighbours = useNeighbours(file.path);
-  const can = { rename: may.rename, delete: may.delete, download: may.download, edit: file.type === 'text' && isMarkdown(file.name) };
+  const can = { rename: may.rename, delete: may.delete, download: may.download, edit: opensRendered(file) };
   const target: Target = { path: file.path, name: file.name, isDir: false };
 
   const open = (item: FileInfo): void => {

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FileInfo } from '../../api/types';
 import { Spinner } from '../../components/spinner';
-import { isMarkdown } from '../../lib/markdown';
+import { opensRendered } from '../../lib/markdown';
 import { ImageViewer } from './image-viewer';
 import { MediaViewer } from './media-viewer';
 import { isTiffLike } from './neighbours';
@@ -27,7 +27,7 @@ function Chosen({ file, canDownload, onDownload }: ViewerProps) {
   if (file.type === 'video' || file.type === 'audio') return <MediaViewer file={file} />;
   if (file.type === 'pdf') return <PdfViewer file={file} />;
   if (file.type === 'stl' || file.type === 'obj') return <ModelViewer file={file} />;
-  if (file.type === 'text' && isMarkdown(file.name)) return <MarkdownViewer file={file} />;
+  if (opensRendered(file)) return <MarkdownViewer file={file} />;
   return <NoPreview file={file} onDownload={onDownload} />;
 }
 

@@ -1,0 +1,111 @@
+import type { AppDeps } from './app';
+import type { FastifyInstance } from 'fastify';
+import { createSessionTracker } from './accounts/sessions';
+import { createThrottle } from './lib/throttle';
+import { watchIdleMemory } from './lib/idle-memory';
+import { releaseKeptChunks } from './http/chunk-pool';
+import { registerTokens } from './plugins/tokens';
+import { createAuthService } from './resources/auth/service';
+import { archiveWorkerSource } from './archive/worker-source';
+import { closeIdleArchiveWorkers } from './archive/worker-spawn';
+import { createGateFactory } from './fs/gates';
+import { createRawService } from './resources/raw/service';
+import { createSearchService } from './resources/search/service';
+import { createHookRunner } from './hooks/hooks';
+import { createResourcesService } from './resources/resources/service';
+import { createUsageService } from './resources/usage/service';
+import { createTusService } from './resources/tus/service';
+import { createUploadRegistry } from './tus/registry';
+import { createPreviewService, type PreviewService } from './media/preview';
+import type { GateFactory } from './fs/gates';
+import type { HookRunner } from './hooks/hooks';
+import type { RawService } from './resources/raw/service';
+import type { RawFileServer } from './http/served';
+import { createPreviewRouteService } from './resources/preview/service';
+import { createSubtitleRouteService } from './resources/subtitle/service';
+import { createSettingsService } from './resources/settings/service';
+import { createCommandService } from './resources/command/service';
+import { createPublicService } from './resources/public/service';
+import { createSharesService } from './resources/shares/service';
+import { createUsersService } from './resources/users/service';
+import { createMemoryEphemeral, type Ephemeral } from './state/ephemeral';
+
+
+/** Composes the services the route table hands to the resources; no route is registered here. */
+export async function composeServices(app: FastifyInstance, deps: AppDeps) {
+  const ephemeral = sharedEphemeral(app, deps);
+  const { sessions, throttle, tokens, auth, users, settings } = await accountServices(app, deps);
+  const gates = await createGateFactory(deps.config);
+  const raw = rawService(app, deps, gates);
+  const search = createSearchService({ gates, store: deps.store });
+  // Event hooks (api.md §9) run only with exec enabled; settings are read at each operation.
+  const hooks = createHookRunner({ enabled: deps.config.enableExec, settings: () => deps.store.data().settings, env: deps.env ?? {} });
+  const { previews, preview, subtitle } = mediaServices(app, deps, { gates, raw });
+  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews });
+  const usage = createUsageService({ store: deps.store, gates });
+  const tus = tusService(app, deps, { gates, hooks, previews });
+  const shares = createSharesService({ store: deps.store, gates, config: deps.config });
+  const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle });
+  const command = createCommandService({ store: deps.store, gates, enabled: deps.config.enableExec, env: deps.env ?? {} });
+  return { ephemeral, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command };
+}
+
+/** What composeServices hands to the route table. */
+export type Services = Awaited<ReturnType<typeof composeServices>>;
+
+/** The shared-ephemeral store of beyond.md §10: the one passed in, else an in-process one closed with the app. */
+function sharedEphemeral(app: FastifyInstance, deps: AppDeps): Ephemeral {
+  if (deps.ephemeral) return deps.ephemeral;
+  const ephemeral = createMemoryEphemeral();
+  app.addHook('onClose', async () => ephemeral.close());
+  return ephemeral;
+}
+
+/** After a burst of requests, memory goes back to the system once the server is idle (lib/idle-memory.ts). */
+function giveMemoryBackWhenIdle(app: FastifyInstance): void {
+  const idle = watchIdleMemory(app.server, { idleMs: 3000, growthBytes: 24 * 2 ** 20, release: [releaseKeptChunks] });
+  app.addHook('onClose', (_instance, done) => {
+    idle.close();
+    done();
+  });
+}
+
+/** Tokens (@fastify/jwt), sign-in, users and settings; one throttle for every password check (api.md §14). */
+async function accountServices(app: FastifyInstance, deps: AppDeps) {
+  const sessions = createSessionTracker();
+  const throttle = createThrottle();
+  const tokens = await registerTokens(app, deps.store.data().settings.key);
+  const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, tokens, env: deps.env });
+  const users = createUsersService({ store: deps.store, config: deps.config, sessions });
+  const settings = createSettingsService({ store: deps.store, config: deps.config });
+  return { sessions, throttle, tokens, auth, users, settings };
+}
+
+/** Raw downloads and archives (api.md §3.11). */
+function rawService(app: FastifyInstance, deps: AppDeps, gates: GateFactory): RawService {
+  // A reader worker left waiting for the next archive (archive/worker-spawn.ts) ends with the server.
+  app.addHook('onClose', async () => closeIdleArchiveWorkers());
+  // Downloads keep read buffers for the next ones: they are dropped when the server goes idle.
+  giveMemoryBackWhenIdle(app);
+  return createRawService({ gates, store: deps.store, workerSource: archiveWorkerSource(deps.assets) });
+}
+
+/** Previews and subtitles (api.md §3.12, §3.13): the --imageProcessors limit, the --cacheDir cache, raw files. */
+function mediaServices(app: FastifyInstance, deps: AppDeps, parts: { gates: GateFactory; raw: RawService }) {
+  const { gates, raw } = parts;
+  const previews = createPreviewService({ processors: deps.config.imageProcessors, cacheDir: deps.config.cacheDir || undefined, onCacheError: (err) => app.log.warn({ err }, 'preview cache') });
+  // Originals are served exactly as GET /api/raw serves them (a file: no archive walk to abort).
+  const rawFile: RawFileServer = (gate, r) => raw.serve(gate, { ...r, query: r.inline ? { inline: 'true' } : {}, signal: new AbortController().signal, onSkip: () => undefined });
+  const preview = createPreviewRouteService({ store: deps.store, gates, config: deps.config, previews, rawFile });
+  return { previews, preview, subtitle: createSubtitleRouteService({ store: deps.store, gates, rawFile }) };
+}
+
+/** tus uploads (api.md §3.17): unfinished uploads wait for a restart on disk; their timers stop with the app. */
+function tusService(app: FastifyInstance, deps: AppDeps, parts: { gates: GateFactory; hooks: HookRunner; previews: PreviewService }) {
+  const registry = createUploadRegistry({ onError: (err) => app.log.warn({ err }, 'expired upload not removed') });
+  app.addHook('onClose', (_instance, done) => {
+    registry.close();
+    done();
+  });
+  return createTusService({ store: deps.store, ...parts, registry, report: (err) => app.log.warn({ err }, 'after upload') });
+}

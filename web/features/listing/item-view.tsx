@@ -103,8 +103,9 @@ export const ItemView = memo(function ItemView(props: ItemViewProps) {
       onDrop={(e) => handlers.onDrop(index, e)}
     >
       <span className="entry-media"><Thumb item={item} display={display} /></span>
-      {/* <bdi>: a name keeps its own direction while the cell follows the page's. */}
-      <span className="entry-name"><bdi>{name}</bdi></span>
+      {/* dir="auto": the name takes the direction of its first letter, so a long one is cut at its
+          end whatever its script (the cell still aligns to the page's side, listing.css). */}
+      <span className="entry-name" dir="auto">{name}</span>
       {/* Size and date are the option's description: ui.md makes its name exactly the item's name. */}
       <span className="entry-size" id={`item-${index}-size`}>{item.isDir ? '—' : formatSize(item.size, display.lang)}</span>
       <DateTime className="entry-modified" id={`item-${index}-modified`} iso={domString(item.modified)} exact={display.exact} nowMs={display.nowMs} lang={display.lang} />

@@ -36,7 +36,7 @@ const ShareItem = memo(function ShareItem({ item, index, path, selected, focused
     <div role="option" className="entry" aria-selected={selected} aria-describedby={`${id}-size ${id}-date`}
       data-path={path} data-index={index} tabIndex={focused ? 0 : -1} onClick={(e) => onClick(index, e)} onDoubleClick={() => onOpen(index)}>
       <span className="entry-media"><FileIcon kind={fileKind(item.name, item.type, item.isDir)} className={item.isDir ? 'entry-icon folder' : 'entry-icon'} /></span>
-      <span className="entry-name" title={item.name}><bdi>{item.name}</bdi></span>
+      <span className="entry-name" dir="auto" title={item.name}>{item.name}</span>
       <span className="entry-size" id={`${id}-size`} aria-hidden="true">{item.isDir ? '—' : formatSize(item.size, lang)}</span>
       <span className="entry-modified" id={`${id}-date`} aria-hidden="true"><DateTime iso={item.modified} exact={false} nowMs={now} lang={lang} /></span>
     </div>

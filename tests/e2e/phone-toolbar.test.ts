@@ -83,6 +83,23 @@ describe('the files toolbar on a phone', () => {
     expect(await more.evaluate((b) => b === document.activeElement)).toBe(true);
   });
 
+  it('keeps Delete on the bar beside a selection at 320 px in Arabic too (Clear shrinks to its icon)', async () => {
+    const { page } = browser;
+    await updateAdmin(api, { locale: 'ar' });
+    try {
+      await page.setViewportSize({ width: 320, height: 640 });
+      await page.goto(`${server.url}/files/ph/`);
+      await page.getByRole('option', { name: 'info.txt', exact: true }).click();
+      const bar = page.getByRole('toolbar', { name: 'إجراءات الملفات', exact: true });
+      await bar.getByRole('button', { name: 'حذف', exact: true }).click({ trial: true });
+      await page.getByRole('button', { name: 'مسح التحديد', exact: true }).click();
+      await bar.getByRole('button', { name: 'حذف', exact: true }).and(page.locator(':disabled')).waitFor();
+      await expectAllWhole(page);
+    } finally {
+      await updateAdmin(api, { locale: 'en' });
+    }
+  });
+
   it('looks right (phone light, dark and Arabic; desktop unchanged)', async () => {
     const { page } = browser;
     const variants = [

@@ -1,5 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
+import { Icon } from '../../components/icon';
 import { clearSelectionAtom, multipleAtom, selectedAtom } from '../../state/listing';
 
 /** "N selected" with Clear (ui.md), while anything is selected or the multiple mode is on. */
@@ -12,7 +13,11 @@ export function SelectionBanner() {
   return (
     <div className="selection-banner">
       <p aria-live="polite">{t('listing.selected', { count })}</p>
-      <button type="button" className="button button-small" onClick={() => clear(true)}>{t('listing.clear')}</button>
+      {/* On a phone the button shrinks to its icon (files-bar.css) to leave the bar room for actions. */}
+      <button type="button" className="button button-small selection-clear" aria-label={t('listing.clear')} title={t('listing.clear')} onClick={() => clear(true)}>
+        <Icon name="close" />
+        <span className="selection-clear-text">{t('listing.clear')}</span>
+      </button>
     </div>
   );
 }

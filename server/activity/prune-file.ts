@@ -11,14 +11,13 @@ function timeOf(line: string | undefined): number | undefined {
   return entry ? Date.parse(entry.time) : undefined;
 }
 
+/** The time of the newest entry of a file (its last line that parses). */
 async function lastTime(path: string, size: number): Promise<number | undefined> {
   const handle = await open(path, 'r');
   try {
     for await (const lines of linesBackwards(handle, size)) {
-      for (const { line } of lines) {
-        const t = timeOf(line);
-        if (t !== undefined) return t;
-      }
+      const t = lines.map(({ line }) => timeOf(line)).find((v) => v !== undefined);
+      if (t !== undefined) return t;
     }
     return undefined;
   } finally {

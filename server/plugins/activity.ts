@@ -47,7 +47,9 @@ const RECORDED = Symbol('recorded');
 const drafts = new WeakMap<FastifyRequest, Draft | typeof RECORDED>();
 
 function signedIn(request: FastifyRequest): UserRecord | undefined {
-  return (request.user as UserRecord | null | undefined) ?? undefined;
+  // @fastify/jwt declares `user` on every request; it is null until plugins/auth.ts sets it.
+  const user: UserRecord | null | undefined = request.user;
+  return user ?? undefined;
 }
 
 /**

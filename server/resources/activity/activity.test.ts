@@ -15,7 +15,7 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 async function entries(t: TestApp, query = ''): Promise<ActivityEntry[]> {
   const res = await call(t, { method: 'GET', url: `/api/activity?limit=1000${query}` });
   expect(res.statusCode).toBe(200);
-  return (res.json() as { items: ActivityEntry[] }).items;
+  return res.json<{ items: ActivityEntry[] }>().items;
 }
 
 async function newest(t: TestApp): Promise<ActivityEntry | undefined> {
@@ -24,7 +24,7 @@ async function newest(t: TestApp): Promise<ActivityEntry | undefined> {
 
 async function share(t: TestApp, path: string): Promise<string> {
   const res = await call(t, { method: 'POST', url: `/api/share${path}`, payload: '{}', headers: JSON_TYPE });
-  return (res.json() as { hash: string }).hash;
+  return res.json<{ hash: string }>().hash;
 }
 
 const userBody = (which: string[], data: Record<string, unknown>) => JSON.stringify({ what: 'user', which, current_password: TEST_ADMIN.password, data });
@@ -65,7 +65,7 @@ const STEPS: Array<[string, Step, Partial<ActivityEntry>]> = [
     return call(t, { method: 'DELETE', url: `/api/users/${bob.id}`, payload: JSON.stringify({ current_password: TEST_ADMIN.password }), headers: JSON_TYPE });
   }, { action: 'user.delete', detail: 'bob' }],
   ['the settings changed', async (t) => {
-    const current = (await call(t, { method: 'GET', url: '/api/settings' })).json() as Record<string, unknown>;
+    const current = (await call(t, { method: 'GET', url: '/api/settings' })).json<Record<string, unknown>>();
     return call(t, { method: 'PUT', url: '/api/settings', payload: JSON.stringify({ ...current, signup: true }), headers: JSON_TYPE });
   }, { action: 'settings.update', result: 'ok' }],
 ];
@@ -155,7 +155,7 @@ describe('GET /api/activity', () => {
     let cursor = '';
     for (let page = 0; page < 10; page++) {
       const res = await call(t, { method: 'GET', url: `/api/activity?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}` });
-      const body = res.json() as { items: ActivityEntry[]; next: string | null };
+      const body = res.json<{ items: ActivityEntry[]; next: string | null }>();
       seen.push(...body.items.map((e) => e.path));
       if (body.next === null) break;
       cursor = body.next;
@@ -166,7 +166,7 @@ describe('GET /api/activity', () => {
   it('answers 100 entries by default', async () => {
     const t = await start();
     seed(t, Array.from({ length: 120 }, (_, i) => ({ action: 'save', path: `/f${i}` })));
-    const body = (await call(t, { method: 'GET', url: '/api/activity' })).json() as { items: unknown[]; next: string | null };
+    const body = (await call(t, { method: 'GET', url: '/api/activity' })).json<{ items: unknown[]; next: string | null }>();
     expect(body.items).toHaveLength(100);
     expect(body.next).not.toBeNull();
   });
@@ -188,7 +188,7 @@ describe('GET /api/activity', () => {
     expect((await call(t, { method: 'GET', url: '/api/activity?user=admin', as: 'bob' })).statusCode).toBe(403);
     expect((await call(t, { method: 'GET', url: '/api/activity.csv', as: 'bob' })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: '/api/activity' })).statusCode).toBe(401);
-    const own = (await call(t, { method: 'GET', url: '/api/activity?user=self', as: 'bob' })).json() as { items: ActivityEntry[] };
+    const own = (await call(t, { method: 'GET', url: '/api/activity?user=self', as: 'bob' })).json<{ items: ActivityEntry[] }>();
     expect(own.items.map((e) => e.path)).toEqual(['/b']);
     expect((await entries(t, '&user=self')).map((e) => e.path)).toEqual(['/a']);
   });
@@ -242,5 +242,26 @@ describe('GET /api/activity.csv', () => {
     seed(t, [{ action: 'save', user: 'ann', path: '/a' }, { action: 'save', user: 'bob', path: '/b' }]);
     const rows = parseCsv((await call(t, { method: 'GET', url: '/api/activity.csv?user=bob' })).body);
     expect(rows.map((r) => r[4])).toEqual(['path', '/b']);
+  });
+});
+
+describe('the activityDays setting', () => {
+  const put = (t: TestApp, body: Record<string, unknown>) => call(t, { method: 'PUT', url: '/api/settings', payload: JSON.stringify(body), headers: JSON_TYPE });
+
+  it('is 90 by default, set by PUT /api/settings and kept when a PUT leaves it out', async () => {
+    const t = await start();
+    const current = (await call(t, { method: 'GET', url: '/api/settings' })).json<Record<string, unknown>>();
+    expect(current.activityDays).toBe(90);
+    expect((await put(t, { ...current, activityDays: 7 })).statusCode).toBe(200);
+    expect(t.store.data().settings.activityDays).toBe(7);
+    const { activityDays: _gone, ...withoutDays } = current;
+    expect((await put(t, withoutDays)).statusCode).toBe(200);
+    expect(t.store.data().settings.activityDays).toBe(7);
+  });
+
+  it.each([0, 3651, 1.5, 'thirty', -5])('refuses %j with 400', async (days) => {
+    const t = await start();
+    const current = (await call(t, { method: 'GET', url: '/api/settings' })).json<Record<string, unknown>>();
+    expect((await put(t, { ...current, activityDays: days })).statusCode).toBe(400);
   });
 });

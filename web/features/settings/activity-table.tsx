@@ -12,12 +12,13 @@ function ActionCell({ action }: { action: string }) {
 
 function PathCell({ entry }: { entry: ActivityEntryView }) {
   const { t } = useTranslation();
+  if (!entry.path && !entry.destination && !entry.detail) return null;
   return (
     <span className="activity-path">
       {entry.path && <span className="mono" dir="ltr">{entry.path}</span>}
       {/* First-strong isolates keep a left-to-right path whole inside a right-to-left sentence. */}
       {entry.destination && <span className="activity-destination">{t('activity.to', { path: `\u2068${entry.destination}\u2069` })}</span>}
-      {entry.detail && <span className="activity-detail" dir="auto">{entry.detail}</span>}
+      {entry.detail && <bdi className="activity-detail">{entry.detail}</bdi>}
     </span>
   );
 }
@@ -29,14 +30,15 @@ function Row({ entry }: { entry: ActivityEntryView }) {
   return (
     <tr className={failed ? 'activity-failed' : undefined}>
       <td data-label={t('activity.time')} className="activity-time"><time dateTime={entry.time}>{formatDateTime(entry.time, lang)}</time></td>
-      <td data-label={t('activity.user')} className="cell-primary" dir="auto">{entry.user || <em>{t('activity.anonymous')}</em>}</td>
+      {/* Direction on the content, not the cell: the cell's label (phone) follows the page. */}
+      <td data-label={t('activity.user')} className="cell-primary">{entry.user ? <bdi>{entry.user}</bdi> : <em>{t('activity.anonymous')}</em>}</td>
       <td data-label={t('activity.action')}><ActionCell action={entry.action} /></td>
       <td data-label={t('activity.path')}><PathCell entry={entry} /></td>
       <td data-label={t('activity.size')} className="activity-number">{entry.bytes > 0 ? formatSize(entry.bytes, lang) : ''}</td>
       <td data-label={t('activity.result')}>
         <span className={failed ? 'badge badge-failed' : 'badge badge-yes'}>{failed ? t('activity.failed', { status: entry.status }) : t('activity.ok')}</span>
       </td>
-      <td data-label={t('activity.address')} className="mono activity-address" dir="ltr">{entry.address}</td>
+      <td data-label={t('activity.address')} className="activity-address">{entry.address && <span className="mono" dir="ltr">{entry.address}</span>}</td>
     </tr>
   );
 }

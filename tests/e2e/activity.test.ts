@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from './support/axe';
 import { launchBrowser, startServer, shutDown, type BrowserHandle, type ServerHandle } from './support/harness';
 import { shootLooks } from './support/looks';
 import { apiAs, signIn, watchProblems, type ApiClient } from './support/session';
@@ -105,6 +106,25 @@ describe('Settings > Activity', () => {
     await form.getByRole('button', { name: 'Update', exact: true }).click();
     await successNotice(page, 'Settings updated!').waitFor();
     expect((await readSettings(api) as unknown as { activityDays: number }).activityDays).toBe(30);
+    await shootLooks(page, api, {
+      name: 'activity-days', locale: 'ar',
+      show: async () => {
+        await page.goto(`${server.url}/settings/global`);
+        await page.getByRole('spinbutton').waitFor();
+      },
+    });
+  });
+
+  it.each(['light', 'dark'])('has no axe-core violations (WCAG 2.1 AA), %s', async (theme) => {
+    const { page } = browser;
+    await page.goto(`${server.url}/settings/profile`);
+    await page.evaluate((t) => localStorage.setItem('filemgr.theme', t === 'dark' ? 'dark' : ''), theme);
+    await openActivity(page, server.url);
+    try {
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await page.evaluate(() => localStorage.removeItem('filemgr.theme'));
+    }
   });
 
   it('looks right on a desk and a phone, light and dark, left to right and right to left', async () => {

@@ -12,7 +12,10 @@ export function ActivityDaysField({ value, onChange }: { value: number; onChange
     if (text !== '' && Number.isInteger(n)) onChange(Math.min(MAX_DAYS, Math.max(MIN_DAYS, n)));
   };
   return (
-    <TextField label={t('activity.days')} help={t('activity.daysHelp')} type="number" min={MIN_DAYS} max={MAX_DAYS} step={1} inputMode="numeric"
-      value={String(value)} onChange={change} />
+    <fieldset className="fieldset">
+      <legend>{t('titles.activity')}</legend>
+      <TextField label={t('activity.days')} help={t('activity.daysHelp')} type="number" min={MIN_DAYS} max={MAX_DAYS} step={1} inputMode="numeric"
+        value={String(value)} onChange={change} />
+    </fieldset>
   );
 }

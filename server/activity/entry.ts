@@ -4,11 +4,12 @@
  * PostgreSQL table with several instances).
  */
 
-/** The actions recorded. Other capabilities add theirs (`restore`, `extract`, `token.create` ...). */
-export const ACTIVITY_ACTIONS = [
-  'login', 'signup', 'create', 'upload', 'save', 'rename', 'move', 'copy', 'delete',
-  'share.create', 'share.delete', 'share.use', 'user.create', 'user.update', 'user.delete', 'user.logout', 'settings.update',
-] as const;
+/*
+ * Actions recorded today: login, signup, create, upload, save, rename, move, copy, delete,
+ * share.create, share.delete, share.use, user.create, user.update, user.delete, user.logout,
+ * settings.update (route-map.ts, resources/auth). Capabilities add theirs through
+ * recordActivity (plugins/activity.ts): restore, extract, token.create ... ('family.verb').
+ */
 
 /** One recorded event. Paths are relative to the server root ('/' led); '' when none applies. */
 export interface ActivityEntry {

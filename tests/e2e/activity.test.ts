@@ -115,6 +115,19 @@ describe('Settings > Activity', () => {
     });
   });
 
+  it('shows 100 entries, then the next page with "Load more"', async () => {
+    const { page } = browser;
+    for (let i = 0; i < 100; i++) expect((await api.call('POST', `/api/resources/many/f${i}/`)).status).toBe(200);
+    await openActivity(page, server.url);
+    const rows = page.getByRole('table').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(100);
+    const answer = nextResponse(page, 'GET', '/api/activity');
+    await page.getByRole('button', { name: 'Load more', exact: true }).click();
+    expect((await answer).url()).toContain('cursor=');
+    await expect.poll(async () => (await rows.count()) > 100).toBe(true);
+    expect((await column(page, 4)).filter((path) => path.startsWith('/many/f')).length).toBe(100);
+  });
+
   it.each(['light', 'dark'])('has no axe-core violations (WCAG 2.1 AA), %s', async (theme) => {
     const { page } = browser;
     await page.goto(`${server.url}/settings/profile`);

@@ -21,6 +21,7 @@ const SETTERS: Record<string, Setter> = {
   createUserDir: (s, f) => { s.createUserDir = f.bool('createUserDir'); },
   userHomeBasePath: (s, f) => { s.userHomeBasePath = f.string('userHomeBasePath') || '/users'; },
   minimumPasswordLength: (s, f) => { s.minimumPasswordLength = f.number('minimumPasswordLength'); },
+  activityDays: (s, f) => { s.activityDays = f.number('activityDays'); },
   // "sh -c" becomes ["sh", "-c"] (api.md §7).
   shell: (s, f) => { s.shell = f.string('shell').split(' ').filter((w) => w !== ''); },
   fileMode: (s, f) => { s.fileMode = f.number('fileMode'); },

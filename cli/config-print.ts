@@ -19,7 +19,7 @@ function settingsLines(c: Configuration): string[] {
       ['Sign up', s.signup], ['Hide login button', s.hideLoginButton], ['Create user dir', s.createUserDir],
       ['User home base path', s.userHomeBasePath], ['Auth method', s.authMethod], ['Logout page', s.logoutPage],
       ['Minimum password length', s.minimumPasswordLength], ['File mode', octal(s.fileMode)], ['Dir mode', octal(s.dirMode)],
-      ['Shell', s.shell.join(' ')], ['Global rules', s.rules.length],
+      ['Shell', s.shell.join(' ')], ['Global rules', s.rules.length], ['Days of activity kept', s.activityDays ?? 90],
     ]),
     ...block('Branding:', [
       ['Name', s.branding.name], ['Files override', s.branding.files], ['Disable external links', s.branding.disableExternal],

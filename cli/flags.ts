@@ -99,6 +99,7 @@ export const SETTINGS_FLAGS: readonly FlagDef[] = [
   bool('createUserDir', false, 'give each new user a home directory of their own', { deprecated: ['create-user-dir'] }),
   str('userHomeBasePath', '/users', 'where created home directories go, inside the root'),
   int('minimumPasswordLength', 12, 'minimum password length in bytes', { min: 1, deprecated: ['minimum-password-length'] }),
+  int('activityDays', 90, 'days the activity log keeps its entries', { min: 1, max: 3650 }),
   str('shell', '', 'shell that runs commands, split on spaces (e.g. "sh -c"); empty = none'),
   mode('fileMode', DEFAULT_FILE_MODE, 'mode of files the server creates, octal (0o640)', { deprecated: ['file-mode'] }),
   mode('dirMode', DEFAULT_DIR_MODE, 'mode of directories the server creates, octal (0o750)', { deprecated: ['dir-mode'] }),

@@ -29,12 +29,16 @@ import { createPublicService } from './resources/public/service';
 import { createSharesService } from './resources/shares/service';
 import { createUsersService } from './resources/users/service';
 import { createMemoryEphemeral, type Ephemeral } from './state/ephemeral';
+import { entryRecorder, type ActivityLog } from './activity/entry';
+import { openActivityLog } from './activity/open-log';
+import { createActivityService } from './resources/activity/service';
 
 
 /** Composes the services the route table hands to the resources; no route is registered here. */
 export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const ephemeral = sharedEphemeral(app, deps);
-  const { sessions, throttle, tokens, auth, users, settings } = await accountServices(app, deps);
+  const activityLog = activityLogOf(app, deps);
+  const { sessions, throttle, tokens, auth, users, settings } = await accountServices(app, deps, activityLog);
   const gates = await createGateFactory(deps.config);
   const raw = rawService(app, deps, gates);
   const search = createSearchService({ gates, store: deps.store });
@@ -47,7 +51,8 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const shares = createSharesService({ store: deps.store, gates, config: deps.config });
   const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle });
   const command = createCommandService({ store: deps.store, gates, enabled: deps.config.enableExec, env: deps.env ?? {} });
-  return { ephemeral, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command };
+  const activity = createActivityService({ log: activityLog });
+  return { ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command };
 }
 
 /** What composeServices hands to the route table. */
@@ -61,6 +66,11 @@ function sharedEphemeral(app: FastifyInstance, deps: AppDeps): Ephemeral {
   return ephemeral;
 }
 
+/** The activity log beside the database (beyond.md §8); the activity plugin closes it with the app. */
+function activityLogOf(app: FastifyInstance, deps: AppDeps): ActivityLog {
+  return openActivityLog({ location: deps.store.location, days: () => deps.store.data().settings.activityDays, onError: (err) => app.log.warn({ err }, 'activity log') });
+}
+
 /** After a burst of requests, memory goes back to the system once the server is idle (lib/idle-memory.ts). */
 function giveMemoryBackWhenIdle(app: FastifyInstance): void {
   const idle = watchIdleMemory(app.server, { idleMs: 3000, growthBytes: 24 * 2 ** 20, release: [releaseKeptChunks] });
@@ -71,11 +81,11 @@ function giveMemoryBackWhenIdle(app: FastifyInstance): void {
 }
 
 /** Tokens (@fastify/jwt), sign-in, users and settings; one throttle for every password check (api.md §14). */
-async function accountServices(app: FastifyInstance, deps: AppDeps) {
+async function accountServices(app: FastifyInstance, deps: AppDeps, activityLog: ActivityLog) {
   const sessions = createSessionTracker();
   const throttle = createThrottle();
   const tokens = await registerTokens(app, deps.store.data().settings.key);
-  const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, tokens, env: deps.env });
+  const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, tokens, env: deps.env, activity: entryRecorder(activityLog) });
   const users = createUsersService({ store: deps.store, config: deps.config, sessions });
   const settings = createSettingsService({ store: deps.store, config: deps.config });
   return { sessions, throttle, tokens, auth, users, settings };

@@ -24,6 +24,8 @@ import { usersRoutes } from './resources/users/routes';
 import { commandRoutes } from './resources/command/routes';
 import { publicRoutes } from './resources/public/routes';
 import { sharesRoutes } from './resources/shares/routes';
+import { activityRoutes } from './resources/activity/routes';
+import { activityPlugin } from './plugins/activity';
 import type { Store } from './state/store';
 import { type Ephemeral } from './state/ephemeral';
 
@@ -97,6 +99,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   const s = await composeServices(app, deps);
+  // Before any route: its hooks draft and complete the activity entry of every change (beyond.md §8).
+  await app.register(activityPlugin, { log: s.activityLog, store: deps.store, addressOf });
 
   // Public routes.
   app.register(healthRoutes);
@@ -124,4 +128,5 @@ async function signedInRoutes(signedIn: FastifyInstance, deps: AppDeps, s: Servi
   signedIn.register(tusRoutes, { tus: s.tus, baseURL: deps.config.baseURL });
   signedIn.register(previewRoutes, { preview: s.preview });
   signedIn.register(subtitleRoutes, { subtitle: s.subtitle });
+  signedIn.register(activityRoutes, { activity: s.activity });
 }

@@ -24,6 +24,7 @@ import './styles/panels.css';
 import './styles/settings.css';
 import './styles/notices.css';
 import './styles/forms.css';
+import './styles/activity.css';
 import './styles/upload.css';
 import './styles/editor.css';
 import './styles/share-page.css';

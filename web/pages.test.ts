@@ -9,6 +9,7 @@ describe('the page table', () => {
       ['shares', 'share'],
       ['global', 'admin'],
       ['users', 'admin'],
+      ['activity', 'admin'],
     ]);
     for (const row of SETTINGS_TABS) expect(row.path).toBe(settingsPath(row.tab));
   });

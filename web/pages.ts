@@ -30,6 +30,7 @@ export const PAGES = [
   { path: '/settings/global', title: 'global', access: 'admin', layout: 'shell', tab: 'global' },
   { path: '/settings/users', title: 'users', access: 'admin', layout: 'shell', tab: 'users' },
   { path: '/settings/users/:id', title: 'user', access: 'admin', layout: 'shell' },
+  { path: '/settings/activity', title: 'activity', access: 'admin', layout: 'shell', tab: 'activity' },
   { path: '/403', title: 'forbidden', access: 'public', layout: 'header' },
   { path: '/404', title: 'notFound', access: 'public', layout: 'header' },
   { path: '/500', title: 'internal', access: 'public', layout: 'header' },

@@ -3,7 +3,7 @@
 
 import type { PageConfig } from '@contract/page-config';
 
-export type SettingsTab = 'profile' | 'shares' | 'global' | 'users';
+export type SettingsTab = 'profile' | 'shares' | 'global' | 'users' | 'activity';
 export type ErrorStatus = 403 | 404 | 500;
 
 const DEFAULT_AFTER_LOGIN = '/files/';
@@ -173,6 +173,8 @@ export const apiPaths = {
   command: (path: string): string => `/api/command${encodePath(path)}`,
   publicShare: (hash: string, path: string): string => `/api/public/share/${encodeURIComponent(hash)}${encodePath(path)}`,
   publicDownload: (hash: string, path: string): string => `/api/public/dl/${encodeURIComponent(hash)}${encodePath(path)}`,
+  activity: '/api/activity',
+  activityCsv: '/api/activity.csv',
 } as const;
 
 /** An absolute URL path for links the browser follows itself (downloads, static files). */

@@ -34,6 +34,7 @@ const SharesPage = page(() => import('./features/settings/shares-page'), 'Shares
 const GlobalPage = page(() => import('./features/settings/global-page'), 'GlobalPage');
 const UsersPage = page(() => import('./features/settings/users-page'), 'UsersPage');
 const UserPage = page(() => import('./features/settings/user-page'), 'UserPage');
+const ActivityPage = page(() => import('./features/settings/activity-page'), 'ActivityPage');
 const ErrorPage = page(() => import('./features/errors/error-page'), 'ErrorPage');
 
 /** Fetches the files screen's code: the page starts it on the files route, before rendering. */
@@ -61,6 +62,7 @@ const RENDER: Record<PagePath, () => ReactElement> = {
   '/settings/global': () => <GlobalPage />,
   '/settings/users': () => <UsersPage />,
   '/settings/users/:id': () => <UserPage />,
+  '/settings/activity': () => <ActivityPage />,
   '/403': () => <ErrorPage status={403} />,
   '/404': () => <ErrorPage status={404} />,
   '/500': () => <ErrorPage status={500} />,

@@ -25,7 +25,7 @@ async function ok(cwd: string, ...argv: string[]): Promise<string> {
 }
 
 /** The keys of filebrowser's export, in its order (api.md §7). */
-const SETTINGS_KEYS = ['key', 'signup', 'hideLoginButton', 'createUserDir', 'userHomeBasePath', 'defaults', 'authMethod', 'logoutPage', 'branding', 'tus', 'commands', 'shell', 'rules', 'minimumPasswordLength', 'fileMode', 'dirMode', 'hideDotfiles'];
+const SETTINGS_KEYS = ['key', 'signup', 'hideLoginButton', 'createUserDir', 'userHomeBasePath', 'defaults', 'authMethod', 'logoutPage', 'branding', 'tus', 'commands', 'shell', 'rules', 'minimumPasswordLength', 'fileMode', 'dirMode', 'hideDotfiles', 'activityDays'];
 const SERVER_KEYS = ['root', 'baseURL', 'socket', 'tlsKey', 'tlsCert', 'port', 'address', 'log', 'enableThumbnails', 'resizePreview', 'enableExec', 'typeDetectionByHeader', 'imageResolutionCalculation', 'authHook', 'tokenExpirationTime', 'followExternalSymlinks'];
 const DEFAULTS_KEYS = ['scope', 'locale', 'viewMode', 'singleClick', 'redirectAfterCopyMove', 'sorting', 'perm', 'commands', 'hideDotfiles', 'dateFormat', 'aceEditorTheme'];
 
@@ -299,5 +299,19 @@ describe('filemgr config import', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^filemgr: cannot parse ${join(cwd, 'bad.yaml')}: [^\\n]+\\n$`));
     await expect(stat(join(cwd, 'filemgr.json'))).rejects.toThrow();
+  });
+});
+
+describe('--activityDays', () => {
+  it('sets the days the activity log keeps, 1 to 3650', async () => {
+    const cwd = await workdir();
+    await ok(cwd, 'config', 'init');
+    expect((await readDb(cwd)).settings.activityDays).toBe(90);
+    await ok(cwd, 'config', 'set', '--activityDays', '14');
+    expect((await readDb(cwd)).settings.activityDays).toBe(14);
+    expect(await ok(cwd, 'config', 'cat')).toMatch(/^ {2}Days of activity kept: +14$/m);
+    expect((await runCli(['config', 'set', '--activityDays', '0'], { cwd })).code).toBe(2);
+    expect((await runCli(['config', 'set', '--activityDays', '3651'], { cwd })).code).toBe(2);
+    expect((await readDb(cwd)).settings.activityDays).toBe(14);
   });
 });

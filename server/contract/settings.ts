@@ -49,6 +49,8 @@ export const SettingsSchema = Type.Object({
   tus: TusSettingsSchema,
   shell: Type.Array(Type.String()),
   commands: Type.Record(Type.String(), Type.Array(Type.String())),
+  /** filemgr's addition: days the activity log keeps its entries (beyond.md §8). */
+  activityDays: Type.Integer(),
 });
 
 /** PUT /api/settings: the same shape; missing fields are zero values, null lists empty. */
@@ -70,6 +72,8 @@ export const SettingsInputSchema = Type.Object({
   tus: Type.Optional(Type.Partial(TusSettingsSchema)),
   shell: Type.Optional(nullableArray(Type.String())),
   commands: Type.Optional(Type.Unsafe<Record<string, string[] | null> | null>({ type: ['object', 'null'], additionalProperties: nullableArray(Type.String()) })),
+  /** Kept when missing (filebrowser's clients do not know it). */
+  activityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
 });
 
 export type SettingsView = Static<typeof SettingsSchema>;

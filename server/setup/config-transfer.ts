@@ -1,7 +1,7 @@
 import { httpUrlOrEmpty } from '../lib/http-url';
 import { compileRuleRegex } from '../rules/regex';
 import { createModes } from '../state/modes';
-import { DEFAULT_TUS, defaultServerSettings, emptyHookCommands, quickSetupDefaults } from '../state/initial';
+import { DEFAULT_ACTIVITY_DAYS, DEFAULT_TUS, defaultServerSettings, emptyHookCommands, quickSetupDefaults } from '../state/initial';
 import type { Auther, Database, Rule, ServerSettings, Settings, UserDefaults } from '../state/schema';
 import { ConfigFormatError, FieldReader } from './field-reader';
 
@@ -40,6 +40,7 @@ function exportSettings(s: Settings): Record<string, unknown> {
     commands: structuredClone(s.commands), shell: [...s.shell],
     rules: s.rules.map((r) => ({ regex: r.regex, allow: r.allow, path: r.path, regexp: r.regexp ? { raw: r.regexp.raw } : null })),
     minimumPasswordLength: s.minimumPasswordLength, fileMode: s.fileMode, dirMode: s.dirMode, hideDotfiles: s.hideDotfiles,
+    activityDays: s.activityDays ?? DEFAULT_ACTIVITY_DAYS,
   };
 }
 
@@ -145,6 +146,8 @@ function readSettings(s: FieldReader, key: string): Settings {
     minimumPasswordLength: s.uint('minimumPasswordLength', 0) || 12,
     ...createModes({ fileMode: s.uint('fileMode', 0), dirMode: s.uint('dirMode', 0) }),
     hideDotfiles: s.bool('hideDotfiles', false),
+    // filemgr's addition (beyond.md §8), absent from filebrowser's files: the default then.
+    activityDays: Math.min(3650, s.uint('activityDays', 0)) || DEFAULT_ACTIVITY_DAYS,
   };
 }
 

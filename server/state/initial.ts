@@ -18,6 +18,9 @@ export function emptyHookCommands(): Record<string, string[]> {
   return out;
 }
 
+/** Days the activity log keeps its entries (beyond.md §8). */
+export const DEFAULT_ACTIVITY_DAYS = 90;
+
 /** User defaults of a first-run (quick setup) database, api.md §7. */
 export function quickSetupDefaults(): UserDefaults {
   return {
@@ -55,6 +58,7 @@ export function newSettings(authMethod: 'json' | 'noauth'): Settings {
     fileMode: DEFAULT_FILE_MODE,
     dirMode: DEFAULT_DIR_MODE,
     hideDotfiles: false,
+    activityDays: DEFAULT_ACTIVITY_DAYS,
   };
 }
 

@@ -1,4 +1,5 @@
 import { SCHEMA_VERSION, type Database } from './schema';
+import { DEFAULT_ACTIVITY_DAYS } from './initial';
 
 /** Raised when the state file cannot be used; the message is one line an admin can act on. */
 export class StateError extends Error {
@@ -29,6 +30,7 @@ const migrations: Migration[] = [
  * downgrade keeps working. A file written before them (or hand-edited) gets their default here.
  */
 function fillAddedFields(db: Record<string, unknown>): void {
+  if (typeof (db.settings as { activityDays?: unknown }).activityDays !== 'number') (db.settings as { activityDays?: number }).activityDays = DEFAULT_ACTIVITY_DAYS;
   const branding = (db.settings as { branding?: unknown }).branding;
   if (typeof branding !== 'object' || branding === null) return;
   const b = branding as Record<string, unknown>;

@@ -83,6 +83,8 @@ export interface Settings {
   fileMode: number;
   dirMode: number;
   hideDotfiles: boolean;
+  /** Days the activity log keeps its entries (beyond.md §8), 1..3650; absent in older files until read. */
+  activityDays?: number;
 }
 
 /** Server values stored in the database; flags, environment and config file override them. */

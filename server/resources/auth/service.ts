@@ -10,6 +10,8 @@ import { tokenLifetimeMs } from '../../lib/go-duration';
 import type { Throttle } from '../../lib/throttle';
 import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
+import type { RecordEntry } from '../../activity/entry';
+import { recordSignIn } from './sign-in-record';
 import { LOGIN_METHODS, signupCredentials, type AuthAttempt, type MethodContext } from './methods';
 
 export type { AuthAttempt } from './methods';
@@ -24,6 +26,8 @@ export interface AuthServiceDeps {
   /** The server's environment, passed on to the auth hook program. */
   env?: Readonly<Record<string, string | undefined>>;
   now?: () => number;
+  /** Records sign-ins and sign-ups, successful or not, in the activity log. */
+  activity?: RecordEntry;
 }
 
 export interface AuthService {
@@ -60,9 +64,9 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       const name = deps.store.data().settings.authMethod || 'json';
       const method = LOGIN_METHODS[name];
       if (!method) throw new AppError('internal', `unknown auth method ${name}`);
-      return issue(await method(ctx, attempt));
+      return issue(await recordSignIn({ record: deps.activity, store: deps.store }, { action: 'login', method: name, attempt }, () => method(ctx, attempt)));
     },
-    signup: (attempt) => signup(ctx, attempt),
+    signup: (attempt) => recordSignIn({ record: deps.activity, store: deps.store }, { action: 'signup', method: 'json', attempt }, () => signup(ctx, attempt)),
     renew: issue,
     endSessions: (id) => endSessions(deps.store, id, now()),
   };

@@ -8,6 +8,7 @@ import { AppError } from '../../errors';
 import { httpUrlOrEmpty } from '../../lib/http-url';
 import { isWithin } from '../../lib/within';
 import { validateRules } from '../../rules/rules';
+import { DEFAULT_ACTIVITY_DAYS } from '../../state/initial';
 import type { Branding, Settings, UserDefaults, UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
 
@@ -39,6 +40,7 @@ export function settingsView(s: Settings): SettingsView {
     tus: { ...e.tus },
     shell: [...e.shell],
     commands: structuredClone(e.commands),
+    activityDays: s.activityDays ?? DEFAULT_ACTIVITY_DAYS,
   };
 }
 
@@ -92,6 +94,7 @@ function merged(current: Settings, body: SettingsInput): Settings {
     shell: body.shell ?? [],
     commands,
     hideLoginButton: body.hideLoginButton ?? false,
+    activityDays: body.activityDays ?? current.activityDays ?? DEFAULT_ACTIVITY_DAYS,
   });
 }
 

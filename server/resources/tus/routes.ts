@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ResourcePostQuerySchema } from '../../contract/resource';
 import { isAppError } from '../../errors';
 import { sendStatus } from '../../lib/send-status';
+import { recordActivity } from '../../plugins/activity';
 import { checkTusResumable, DRAIN_LIMIT, TUS_EXTENSIONS, TUS_VERSION, uploadLocation } from '../../tus/protocol';
 import { drain } from '../../tus/append';
 import type { TusService } from './service';
@@ -81,7 +82,8 @@ export function tusRoutes(app: FastifyInstance, opts: TusRoutesOptions): void {
   });
   app.patch<PathParams>('/api/tus/*', async (request, reply) => {
     const req = { raw: pathOf(request), contentType: request.headers['content-type'], offset: request.headers['upload-offset'], contentLength: contentLengthOf(request), body: request.raw };
-    const offset = await tus.append(request.user, req);
+    const { offset, length } = await tus.append(request.user, req);
+    if (offset === length) recordActivity(request, { action: 'upload', path: pathOf(request), bytes: length, status: 204 });
     return reply.code(204).header('upload-offset', String(offset)).send();
   });
   app.delete<PathParams>('/api/tus/*', async (request, reply) => {

@@ -106,8 +106,8 @@ async function uploadStatus(deps: TusDeps, user: UserRecord, raw: string): Promi
   });
 }
 
-/** PATCH: appends the body at the stated offset (§3.17 steps 1-8); returns the new offset. */
-async function appendUpload(deps: TusDeps, user: UserRecord, req: AppendRequest): Promise<number> {
+/** PATCH: appends the body at the stated offset (§3.17 steps 1-8); returns the new offset and the declared length. */
+async function appendUpload(deps: TusDeps, user: UserRecord, req: AppendRequest): Promise<{ offset: number; length: number }> {
   if (!user.perm.create) throw new AppError('forbidden');
   const at = await locate(deps, user, req.raw);
   if (!isOffsetContentType(req.contentType)) throw new AppError('unsupported_media_type');
@@ -119,7 +119,7 @@ async function appendUpload(deps: TusDeps, user: UserRecord, req: AppendRequest)
     const spec = { offset, room: upload.length - offset, signal, watch, ...(req.contentLength === undefined ? {} : { declared: req.contentLength }) };
     const reached = offset + (await appendBody(upload.temp, spec, req.body).finally(() => (upload.durable = undefined)));
     if (reached === upload.length) await complete(deps, user, { upload, at });
-    return reached;
+    return { offset: reached, length: upload.length };
   });
 }
 
@@ -140,7 +140,7 @@ export function createTusService(deps: TusDeps) {
     create: (user: UserRecord, req: CreateUploadRequest) => createUpload(deps, user, req),
     /** HEAD/GET: offset and length. */
     status: (user: UserRecord, raw: string) => uploadStatus(deps, user, raw),
-    /** PATCH: the new offset. */
+    /** PATCH: the new offset and the declared length (equal: the upload is complete). */
     append: (user: UserRecord, req: AppendRequest) => appendUpload(deps, user, req),
     /** DELETE: aborts. */
     abort: (user: UserRecord, raw: string) => abortUpload(deps, user, raw),

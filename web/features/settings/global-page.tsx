@@ -7,6 +7,7 @@ import { Spinner } from '../../components/spinner';
 import { wholeNumberOf } from '../../lib/words';
 import { configAtom } from '../../state/config';
 import { useSettled } from '../../state/settled';
+import { ActivityDaysField } from './activity-days-field';
 import { BrandingFields } from './branding-fields';
 import { CommandRunnerFields } from './command-runner-fields';
 import { DefaultsFields } from './defaults-card';
@@ -34,6 +35,7 @@ function GlobalFields({ settings, patch }: { settings: SettingsView; patch: Patc
       <RulesEditor rules={settings.rules} help={t('rules.globalHelp')} onChange={(rules) => patch({ rules })} />
       <BrandingFields branding={settings.branding} onChange={(branding) => patch({ branding })} />
       <UploadFields tus={settings.tus} onChange={(tus) => patch({ tus })} />
+      <ActivityDaysField value={settings.activityDays} onChange={(activityDays) => patch({ activityDays })} />
     </>
   );
 }

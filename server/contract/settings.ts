@@ -49,6 +49,8 @@ export const SettingsSchema = Type.Object({
   tus: TusSettingsSchema,
   shell: Type.Array(Type.String()),
   commands: Type.Record(Type.String(), Type.Array(Type.String())),
+  /** beyond.md §4.2: users without two-factor sign-in are sent to enrolment after signing in. */
+  requireTotp: Type.Boolean(),
 });
 
 /** PUT /api/settings: the same shape; missing fields are zero values, null lists empty. */
@@ -70,6 +72,7 @@ export const SettingsInputSchema = Type.Object({
   tus: Type.Optional(Type.Partial(TusSettingsSchema)),
   shell: Type.Optional(nullableArray(Type.String())),
   commands: Type.Optional(Type.Unsafe<Record<string, string[] | null> | null>({ type: ['object', 'null'], additionalProperties: nullableArray(Type.String()) })),
+  requireTotp: Type.Optional(Type.Boolean()),
 });
 
 export type SettingsView = Static<typeof SettingsSchema>;

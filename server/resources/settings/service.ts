@@ -39,6 +39,7 @@ export function settingsView(s: Settings): SettingsView {
     tus: { ...e.tus },
     shell: [...e.shell],
     commands: structuredClone(e.commands),
+    requireTotp: s.requireTotp === true,
   };
 }
 
@@ -92,6 +93,8 @@ function merged(current: Settings, body: SettingsInput): Settings {
     shell: body.shell ?? [],
     commands,
     hideLoginButton: body.hideLoginButton ?? false,
+    // filebrowser's clients do not know it: kept when missing.
+    requireTotp: body.requireTotp ?? current.requireTotp ?? false,
   });
 }
 

@@ -40,6 +40,8 @@ function exportSettings(s: Settings): Record<string, unknown> {
     commands: structuredClone(s.commands), shell: [...s.shell],
     rules: s.rules.map((r) => ({ regex: r.regex, allow: r.allow, path: r.path, regexp: r.regexp ? { raw: r.regexp.raw } : null })),
     minimumPasswordLength: s.minimumPasswordLength, fileMode: s.fileMode, dirMode: s.dirMode, hideDotfiles: s.hideDotfiles,
+    // filemgr's own (beyond.md §4.2): written only when on, so a default export keeps filebrowser's shape.
+    ...(s.requireTotp ? { requireTotp: true } : {}),
   };
 }
 
@@ -145,6 +147,7 @@ function readSettings(s: FieldReader, key: string): Settings {
     minimumPasswordLength: s.uint('minimumPasswordLength', 0) || 12,
     ...createModes({ fileMode: s.uint('fileMode', 0), dirMode: s.uint('dirMode', 0) }),
     hideDotfiles: s.bool('hideDotfiles', false),
+    requireTotp: s.bool('requireTotp', false),
   };
 }
 

@@ -157,7 +157,7 @@ describe('turning two-factor sign-in off', () => {
   it('lets an admin reset it with their own current password', async () => {
     const t = await start();
     await enrol(t);
-    const reset = (password: string, who = TEST_ADMIN.username) =>
+    const reset = (password: string, who: string = TEST_ADMIN.username) =>
       t.app.inject({ method: 'DELETE', url: '/api/users/2/totp', headers: { 'x-auth': t.token(who) }, payload: { current_password: password } });
     expect((await reset('nope')).statusCode).toBe(403);
     expect((await reset(defaultPasswordOf('bob'), 'bob')).statusCode).toBe(403);

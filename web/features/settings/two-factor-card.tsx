@@ -98,14 +98,12 @@ function TurnOff({ status }: { status: TotpStatus }) {
   );
 }
 
-function Off({ status }: { status: TotpStatus }) {
+function Off({ status, onCodes }: { status: TotpStatus; onCodes: (codes: string[]) => void }) {
   const { t } = useTranslation();
   const start = useSetAtom(startTotpAtom);
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
-  const [codes, setCodes] = useState<string[] | null>(null);
   const { busy, run } = useAction();
-  if (codes) return <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />;
-  if (enrolment) return <Enrolment enrolment={enrolment} onCodes={setCodes} />;
+  if (enrolment) return <Enrolment enrolment={enrolment} onCodes={onCodes} />;
   return (
     <>
       {status.required && <p className="form-error" role="alert">{t('totp.required')}</p>}
@@ -119,8 +117,11 @@ function Off({ status }: { status: TotpStatus }) {
 
 function Body({ status }: { status: TotpStatus | undefined }): ReactNode {
   const { t } = useTranslation();
+  // Held here: turning it on reloads the status, which swaps the enrolment for "is on".
+  const [codes, setCodes] = useState<string[] | null>(null);
+  if (codes) return <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />;
   if (!status) return <Spinner label={t('app.loading')} />;
-  return status.enabled ? <TurnOff status={status} /> : <Off status={status} />;
+  return status.enabled ? <TurnOff status={status} /> : <Off status={status} onCodes={setCodes} />;
 }
 
 /** Profile section "Two-factor sign-in" (beyond.md §4.2): set up with a QR code, recovery codes, turn off. */

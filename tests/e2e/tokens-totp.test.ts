@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, startServer, shutDown, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, screenshot, startServer, shutDown, type BrowserHandle, type ServerHandle } from './support/harness';
 import { shootLooks } from './support/looks';
 import { apiAs, signIn, watchProblems, type ApiClient } from './support/session';
 
@@ -78,6 +78,7 @@ describe('API tokens and two-factor sign-in in the browser', () => {
     const code = page.getByRole('textbox', { name: 'Code' });
     await code.waitFor();
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Enter the code from your authenticator app.');
+    await screenshot(page, 'totp-login-code-desktop-light-en');
     // The next step's code: the one used to enrol is spent (a code is accepted once).
     await code.fill(codeAt(secret, 1));
     await page.getByRole('button', { name: 'Login' }).click();
@@ -151,7 +152,8 @@ describe('API tokens and two-factor sign-in in the browser', () => {
           await page.locator('#two-factor-title').waitFor();
           await page.locator('#two-factor-title ~ .card-body .button-primary').click();
           await page.locator('.two-factor-qr[src]').waitFor();
-          await page.locator('#api-tokens-title').scrollIntoViewIfNeeded();
+          // A full-page shot of a scrolled page draws the fixed header midway.
+          await page.evaluate(() => window.scrollTo(0, 0));
         },
       });
       await shootLooks(page, admin, {
@@ -159,6 +161,7 @@ describe('API tokens and two-factor sign-in in the browser', () => {
           await page.goto(`${server.url}/settings/profile`);
           await page.locator('#api-tokens-title ~ .card-actions .button-primary').click();
           await page.getByRole('dialog').waitFor();
+          await page.evaluate(() => window.scrollTo(0, 0));
         },
       });
     }

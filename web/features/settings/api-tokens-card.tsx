@@ -32,7 +32,7 @@ function TokenRow({ token }: { token: TokenView }) {
   );
   return (
     <tr>
-      <th scope="row" data-label={t('tokens.name')} className="cell-primary">{token.name}</th>
+      <td data-label={t('tokens.name')} className="cell-primary">{token.name}</td>
       <td data-label={t('tokens.created')}><When iso={token.created} /></td>
       <td data-label={t('tokens.expires')}><When iso={token.expires} /></td>
       <td data-label={t('tokens.lastUsed')}><When iso={token.lastUsed} /></td>
@@ -70,7 +70,7 @@ export function ApiTokensCard() {
   const tokens = useLatestSettled(tokensAtom);
   const [creating, setCreating] = useState(false);
   return (
-    <section className="card settings-card wide" aria-labelledby="api-tokens-title">
+    <section className="card settings-card" aria-labelledby="api-tokens-title">
       <h2 id="api-tokens-title" className="card-title">{t('tokens.title')}</h2>
       <div className="card-body">
         <p className="field-help">{t('tokens.help')}</p>

@@ -7,6 +7,7 @@ import { Dialog } from '../../components/dialog';
 import { Checkbox, TextField } from '../../components/fields';
 import { failureText } from '../../lib/notice';
 import { wholeNumberOf } from '../../lib/words';
+import { configAtom } from '../../state/config';
 import { notifyAtom } from '../../state/notices';
 import { userAtom } from '../../state/session';
 import type { PermissionKey } from './permissions-fieldset';
@@ -14,13 +15,17 @@ import { createTokenAtom } from './tokens-state';
 
 const ORDER: PermissionKey[] = ['admin', 'create', 'delete', 'download', 'modify', 'rename', 'share', 'execute'];
 
-/** The permission boxes of a new token: only those its owner holds (a token never has more). */
+/**
+ * The permission boxes of a new token: only those its owner holds (a token never has more);
+ * "Execute commands" only when the command runner is on, as in the user form.
+ */
 function TokenPermissions({ held, perm, onChange }: { held: PermissionsWire; perm: PermissionsWire; onChange: (perm: PermissionsWire) => void }) {
   const { t } = useTranslation();
+  const exec = useAtomValue(configAtom).EnableExec;
   return (
     <fieldset className="fieldset permissions">
       <legend>{t('users.permissions')}</legend>
-      {ORDER.filter((key) => held[key]).map((key) => (
+      {ORDER.filter((key) => held[key] && (key !== 'execute' || exec)).map((key) => (
         <Checkbox key={key} label={t(`perms.${key}`)} checked={perm[key]} onChange={(on) => onChange({ ...perm, [key]: on })} />
       ))}
     </fieldset>

@@ -5,9 +5,15 @@ const INFO = 'filemgr totp secret v1';
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 const RECOVERY_COUNT = 10;
 
+// Per-instance cache of the last derivation: the signing key rarely changes (a CLI may rotate it).
+let derived: { signingKey: string; key: Buffer } | undefined;
+
 /** The AES-256 key of the TOTP secrets: HKDF-SHA256 of the settings' signing key (beyond.md §4.2). */
 function secretKey(signingKey: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', Buffer.from(signingKey, 'base64'), Buffer.alloc(0), INFO, 32));
+  if (derived?.signingKey !== signingKey) {
+    derived = { signingKey, key: Buffer.from(hkdfSync('sha256', Buffer.from(signingKey, 'base64'), Buffer.alloc(0), INFO, 32)) };
+  }
+  return derived.key;
 }
 
 /** Encrypts a base32 secret with AES-256-GCM: `iv.ciphertext.tag`, each base64url. */

@@ -84,8 +84,13 @@ export async function confirmTotp(store: Store, userId: number, req: { code: str
  * code or an unused recovery code (each consumed atomically, so a replay in parallel fails too).
  */
 export async function checkSecondFactor(store: Store, userId: number, req: { code: string; nowMs: number }): Promise<boolean> {
-  if (!hasTotp(store.data(), userId)) return true;
+  const db = store.data();
+  const current = recordOf(db, userId);
+  if (current?.enabled !== true) return true;
   if (req.code.trim() === '') return false;
+  // A wrong code is refused on a copy of the record, without a state write (microseconds); a
+  // right one is consumed again inside the update, which settles two requests racing with it.
+  if (!consume(db, structuredClone(current), { ...req, recovery: true })) return false;
   return store.update((db) => {
     const record = recordOf(db, userId);
     if (!record?.enabled) return true;

@@ -18,7 +18,7 @@ function Field({ name, label, type, value, onChange, autoComplete }: {
     <label className="field">
       <span className="field-label">{label}</span>
       <input className="input" name={name} type={type} value={value} autoComplete={autoComplete} required={name === 'username' || code}
-        autoFocus={code} inputMode={code ? 'numeric' : undefined} onChange={(e) => onChange(name, e.target.value)} />
+        autoFocus={code} autoCapitalize={code ? 'none' : undefined} onChange={(e) => onChange(name, e.target.value)} />
     </label>
   );
 }

@@ -20,6 +20,9 @@ import { usersImportCommand } from './commands/users-import';
 import { usersLsCommand } from './commands/users-ls';
 import { usersRmCommand } from './commands/users-rm';
 import { usersUpdateCommand } from './commands/users-update';
+import { tokensAddCommand } from './commands/tokens-add';
+import { tokensLsCommand } from './commands/tokens-ls';
+import { tokensRmCommand } from './commands/tokens-rm';
 
 /**
  * THE command table: every command of `filemgr`, by the words that select it. Help lists them
@@ -40,6 +43,9 @@ export const COMMANDS: readonly Command[] = [
   usersRmCommand,
   usersImportCommand,
   usersExportCommand,
+  tokensAddCommand,
+  tokensLsCommand,
+  tokensRmCommand,
   rulesLsCommand,
   rulesAddCommand,
   rulesRmCommand,

@@ -28,6 +28,8 @@ import { createCommandService } from './resources/command/service';
 import { createPublicService } from './resources/public/service';
 import { createSharesService } from './resources/shares/service';
 import { createUsersService } from './resources/users/service';
+import { createTokensService } from './resources/tokens/service';
+import { createTotpService } from './resources/totp/service';
 import { createMemoryEphemeral, type Ephemeral } from './state/ephemeral';
 import { entryRecorder, type ActivityLog } from './activity/entry';
 import { openActivityLog } from './activity/open-log';
@@ -52,7 +54,10 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle });
   const command = createCommandService({ store: deps.store, gates, enabled: deps.config.enableExec, env: deps.env ?? {} });
   const activity = createActivityService({ log: activityLog });
-  return { ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command };
+  // API tokens and two-factor sign-in (beyond.md §4.1, §4.2): state in the store, failures in the one throttle.
+  const apiTokens = createTokensService({ store: deps.store });
+  const totp = createTotpService({ store: deps.store, throttle });
+  return { apiTokens, totp, ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command };
 }
 
 /** What composeServices hands to the route table. */

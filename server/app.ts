@@ -1,5 +1,5 @@
 import websocketPlugin from '@fastify/websocket';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config';
 import type { AssetSource } from './lib/assets';
 import { errorHandlerPlugin } from './plugins/error-handler';
@@ -26,6 +26,8 @@ import { publicRoutes } from './resources/public/routes';
 import { sharesRoutes } from './resources/shares/routes';
 import { activityRoutes } from './resources/activity/routes';
 import { activityPlugin } from './plugins/activity';
+import { tokensRoutes } from './resources/tokens/routes';
+import { totpRoutes } from './resources/totp/routes';
 import type { Store } from './state/store';
 import { type Ephemeral } from './state/ephemeral';
 
@@ -108,14 +110,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.register(authRoutes, { auth: s.auth, addressOf });
   app.register(publicRoutes, { public: s.publicAccess, addressOf });
 
-  app.register(async (signedIn) => signedInRoutes(signedIn, deps, s));
+  app.register(async (signedIn) => signedInRoutes(signedIn, deps, { ...s, addressOf }));
   await app.ready();
   return app;
 }
 
 /** Signed-in routes: everything registered in this scope needs a valid token (plugins/auth.ts). */
-async function signedInRoutes(signedIn: FastifyInstance, deps: AppDeps, s: Services): Promise<void> {
-  await signedIn.register(authPlugin, { store: deps.store, sessions: s.sessions, tokens: s.tokens });
+async function signedInRoutes(signedIn: FastifyInstance, deps: AppDeps, s: Services & { addressOf: (request: FastifyRequest) => string }): Promise<void> {
+  await signedIn.register(authPlugin, { store: deps.store, sessions: s.sessions, tokens: s.tokens, apiTokens: { throttle: s.throttle, addressOf: s.addressOf } });
+  signedIn.register(tokensRoutes, { tokens: s.apiTokens });
+  signedIn.register(totpRoutes, { totp: s.totp, addressOf: s.addressOf });
   signedIn.register(sessionRoutes, { auth: s.auth });
   signedIn.register(usersRoutes, { users: s.users });
   signedIn.register(settingsRoutes, { settings: s.settings });

@@ -5,6 +5,8 @@
 export const errorStatus = {
   bad_request: 400,
   unauthorized: 401,
+  /** beyond.md §4.2: the password was right, the second factor is missing (sent with X-Filemgr-Otp: required). */
+  otp_required: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,

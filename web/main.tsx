@@ -31,6 +31,7 @@ import './styles/share-page.css';
 import './styles/preview.css';
 import './styles/menu.css';
 import './styles/markdown.css';
+import './styles/two-factor.css';
 
 declare global {
   interface Window {

@@ -127,4 +127,7 @@ export function adminCount(db: Readonly<Database>): number {
 export function removeUserRecord(db: Database, id: number): void {
   db.users = db.users.filter((u) => u.id !== id);
   db.shares = db.shares.filter((s) => s.userID !== id);
+  // A user's API tokens and two-factor record die with them (beyond.md §4.1).
+  db.tokens = (db.tokens ?? []).filter((t) => t.userId !== id);
+  db.totp = (db.totp ?? []).filter((t) => t.userId !== id);
 }

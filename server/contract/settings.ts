@@ -51,6 +51,8 @@ export const SettingsSchema = Type.Object({
   commands: Type.Record(Type.String(), Type.Array(Type.String())),
   /** filemgr's addition: days the activity log keeps its entries (beyond.md §8). */
   activityDays: Type.Integer(),
+  /** beyond.md §4.2: users without two-factor sign-in are sent to enrolment after signing in. */
+  requireTotp: Type.Boolean(),
 });
 
 /** PUT /api/settings: the same shape; missing fields are zero values, null lists empty. */
@@ -74,6 +76,7 @@ export const SettingsInputSchema = Type.Object({
   commands: Type.Optional(Type.Unsafe<Record<string, string[] | null> | null>({ type: ['object', 'null'], additionalProperties: nullableArray(Type.String()) })),
   /** Kept when missing (filebrowser's clients do not know it). */
   activityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+  requireTotp: Type.Optional(Type.Boolean()),
 });
 
 export type SettingsView = Static<typeof SettingsSchema>;

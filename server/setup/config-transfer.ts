@@ -41,6 +41,8 @@ function exportSettings(s: Settings): Record<string, unknown> {
     rules: s.rules.map((r) => ({ regex: r.regex, allow: r.allow, path: r.path, regexp: r.regexp ? { raw: r.regexp.raw } : null })),
     minimumPasswordLength: s.minimumPasswordLength, fileMode: s.fileMode, dirMode: s.dirMode, hideDotfiles: s.hideDotfiles,
     activityDays: s.activityDays ?? DEFAULT_ACTIVITY_DAYS,
+    // filemgr's own (beyond.md §4.2): written only when on, so a default export keeps filebrowser's shape.
+    ...(s.requireTotp ? { requireTotp: true } : {}),
   };
 }
 
@@ -148,6 +150,7 @@ function readSettings(s: FieldReader, key: string): Settings {
     hideDotfiles: s.bool('hideDotfiles', false),
     // filemgr's addition (beyond.md §8), absent from filebrowser's files: the default then.
     activityDays: Math.min(3650, s.uint('activityDays', 0)) || DEFAULT_ACTIVITY_DAYS,
+    requireTotp: s.bool('requireTotp', false),
   };
 }
 

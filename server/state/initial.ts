@@ -59,6 +59,7 @@ export function newSettings(authMethod: 'json' | 'noauth'): Settings {
     dirMode: DEFAULT_DIR_MODE,
     hideDotfiles: false,
     activityDays: DEFAULT_ACTIVITY_DAYS,
+    requireTotp: false,
   };
 }
 
@@ -94,5 +95,7 @@ export function emptyDatabase(authMethod: 'json' | 'noauth' = 'json'): Database 
     users: [],
     shares: [],
     nextUserId: 1,
+    tokens: [],
+    totp: [],
   };
 }

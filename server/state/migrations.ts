@@ -31,6 +31,8 @@ const migrations: Migration[] = [
  */
 function fillAddedFields(db: Record<string, unknown>): void {
   if (typeof (db.settings as { activityDays?: unknown }).activityDays !== 'number') (db.settings as { activityDays?: number }).activityDays = DEFAULT_ACTIVITY_DAYS;
+  db.tokens ??= [];
+  db.totp ??= [];
   const branding = (db.settings as { branding?: unknown }).branding;
   if (typeof branding !== 'object' || branding === null) return;
   const b = branding as Record<string, unknown>;

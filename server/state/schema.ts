@@ -85,6 +85,8 @@ export interface Settings {
   hideDotfiles: boolean;
   /** Days the activity log keeps its entries (beyond.md §8), 1..3650; absent in older files until read. */
   activityDays?: number;
+  /** beyond.md §4.2: users without two-factor sign-in are sent to enrolment after signing in. */
+  requireTotp?: boolean;
 }
 
 /** Server values stored in the database; flags, environment and config file override them. */
@@ -122,6 +124,32 @@ export interface ShareRecord {
   token?: string;
 }
 
+/** An API token of beyond.md §4.1: only the SHA-256 of the secret is kept; times in unix ms, 0 = never. */
+export interface ApiTokenRecord {
+  id: string;
+  userId: number;
+  name: string;
+  /** Hex SHA-256 of the whole token (`fm_…`). */
+  hash: string;
+  created: number;
+  expires: number;
+  lastUsed: number;
+  perm: Permissions;
+}
+
+/** A user's two-factor sign-in (beyond.md §4.2); `enabled` false while enrolment waits for its first code. */
+export interface TotpRecord {
+  userId: number;
+  /** The base32 secret, AES-256-GCM encrypted with a key derived from the signing key. */
+  secret: string;
+  enabled: boolean;
+  /** The last 30-second step accepted (a code is accepted once). */
+  lastStep: number;
+  /** Hex SHA-256 of each unused recovery code. */
+  recovery: string[];
+  created: number;
+}
+
 export interface Database {
   version: number;
   settings: Settings;
@@ -130,4 +158,8 @@ export interface Database {
   users: UserRecord[];
   shares: ShareRecord[];
   nextUserId: number;
+  /** API tokens (beyond.md §4.1); absent in files written before them. */
+  tokens?: ApiTokenRecord[];
+  /** Two-factor sign-in records (beyond.md §4.2); absent in files written before them. */
+  totp?: TotpRecord[];
 }

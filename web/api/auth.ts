@@ -6,6 +6,11 @@ export async function login(username: string, password: string, recaptcha: strin
   return fetchText(apiPaths.login, jsonBody({ username, password, recaptcha }));
 }
 
+/** POST /api/login with the two-factor code the server asked for (beyond.md §4.2). */
+export async function loginWithCode(credentials: { username: string; password: string; recaptcha: string; otp: string }): Promise<string> {
+  return fetchText(apiPaths.login, jsonBody(credentials));
+}
+
 /** POST /api/signup: creates the account; the caller logs in afterwards (api.md §2.8). */
 export async function signup(username: string, password: string): Promise<void> {
   await exchange(apiPaths.signup, jsonBody({ username, password }));

@@ -5,6 +5,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly body: string,
+    /** The answer's headers (e.g. `X-Filemgr-Otp: required` on a login, beyond.md §4.2). */
+    readonly headers?: Headers,
   ) {
     super(status === 0 ? '000 No connection' : body.trim() || `${status}`);
     this.name = 'HttpError';
@@ -69,7 +71,7 @@ export async function request(path: string, init: RequestInit = {}): Promise<Res
   if (response.ok) return response;
   const body = await response.text().catch(() => '');
   if (response.status === 401 && token) hooks.onUnauthorized();
-  throw new HttpError(response.status, body);
+  throw new HttpError(response.status, body, response.headers);
 }
 
 /**

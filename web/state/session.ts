@@ -56,11 +56,14 @@ export interface Credentials {
   username: string;
   password: string;
   recaptcha: string;
+  /** The two-factor code, when the server asks for one (beyond.md §4.2). */
+  otp?: string;
 }
 
 /** POST /api/login, then keeps the token. */
 export const loginAtom = atom(null, async (_get, set, c: Credentials) => {
-  set(signInAtom, await auth.login(c.username, c.password, c.recaptcha));
+  const token = c.otp ? await auth.loginWithCode({ username: c.username, password: c.password, recaptcha: c.recaptcha, otp: c.otp }) : await auth.login(c.username, c.password, c.recaptcha);
+  set(signInAtom, token);
 });
 
 /** POST /api/signup, then logs in with the same credentials (product.md §4). */

@@ -4,6 +4,7 @@ import { burnComparison, hashPassword, validateAndHash, verifyPassword } from '.
 import { provisionUser } from '../../accounts/provision';
 import { userFromDefaults, withoutPrivileges } from '../../accounts/records';
 import { verifyRecaptcha } from '../../accounts/recaptcha';
+import { checkSecondFactor, hasTotp } from '../../accounts/totp';
 import type { SessionTracker } from '../../accounts/sessions';
 import { effectiveSettings } from '../../accounts/settings-normalize';
 import { AppError } from '../../errors';
@@ -33,6 +34,8 @@ export interface Credentials {
   username: string;
   password: string;
   recaptcha: string;
+  /** beyond.md §4.2: a TOTP code or a recovery code, for users with two-factor sign-in on. */
+  otp?: string;
 }
 
 /** A sign-in method of api.md §2.4: resolves the user, or throws 403 (or 500 for broken setups). */
@@ -45,7 +48,7 @@ export function loginCredentials(body: unknown): Credentials {
   const decoded = decodeJsonBody(body);
   if (!decoded.ok || typeof decoded.value !== 'object' || decoded.value === null) throw new AppError('forbidden');
   const v = decoded.value as Record<string, unknown>;
-  return { username: str(v.username), password: str(v.password), recaptcha: str(v.recaptcha) };
+  return { username: str(v.username), password: str(v.password), recaptcha: str(v.recaptcha), otp: str(v.otp) };
 }
 
 /** Signup credentials; bad JSON, or an empty name or password, answers 400 with the reason. */
@@ -73,13 +76,24 @@ async function checkLocal(ctx: MethodContext, creds: Credentials): Promise<UserR
   return user;
 }
 
+/**
+ * The second factor of a password sign-in (beyond.md §4.2): missing, 401 with `X-Filemgr-Otp:
+ * required` (not a failure: the password was right); wrong or replayed, a plain 401 (a failure).
+ */
+async function secondFactor(ctx: MethodContext, user: UserRecord, otp: string | undefined): Promise<UserRecord> {
+  if (!hasTotp(ctx.store.data(), user.id)) return user;
+  if ((otp ?? '').trim() === '') throw new AppError('otp_required', undefined, { 'x-filemgr-otp': 'required' });
+  if (!(await checkSecondFactor(ctx.store, user.id, { code: otp ?? '', nowMs: ctx.now() }))) throw new AppError('unauthorized');
+  return user;
+}
+
 const jsonLogin: LoginMethod = (ctx, attempt) => {
   const creds = loginCredentials(attempt.body);
   return ctx.throttle.guard({ address: attempt.address, name: creds.username }, async () => {
     const recaptcha = ctx.store.data().auther.recaptcha;
     if (recaptcha?.secret) await verifyRecaptcha(recaptcha, creds.recaptcha);
-    return checkLocal(ctx, creds);
-  }, ['forbidden']);
+    return secondFactor(ctx, await checkLocal(ctx, creds), creds.otp);
+  }, ['forbidden', 'unauthorized']);
 };
 
 const noauthLogin: LoginMethod = (ctx) => {
@@ -128,9 +142,9 @@ const hookLogin: LoginMethod = (ctx, attempt) => {
     const values = await runAuthHook(ctx.store.data().auther.command ?? '', creds, ctx.env);
     const action = hookAction(values);
     if (action === 'block') throw new AppError('forbidden');
-    if (action === 'pass') return checkLocal(ctx, creds);
-    return hookAuth(ctx, creds, values);
-  }, ['forbidden']);
+    if (action === 'pass') return secondFactor(ctx, await checkLocal(ctx, creds), creds.otp);
+    return secondFactor(ctx, await hookAuth(ctx, creds, values), creds.otp);
+  }, ['forbidden', 'unauthorized']);
 };
 
 /** The sign-in methods by `settings.authMethod`. */

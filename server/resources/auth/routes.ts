@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { acceptRawBodies } from '../../lib/json-body';
 import { sendStatus } from '../../lib/send-status';
+import { requireSession } from '../../plugins/auth';
 import type { AuthAttempt, AuthService } from './service';
 
 export interface AuthRoutesOptions {
@@ -36,7 +37,8 @@ export function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions): void 
 
 /** Signed-in: /api/renew (any method) and POST /api/logout, which ends every token of the caller. */
 export function sessionRoutes(app: FastifyInstance, opts: Pick<AuthRoutesOptions, 'auth'>): void {
-  app.all('/api/renew', (request, reply) => {
+  // An API token is never traded for a session: that would drop its narrower rights (beyond.md §4.1).
+  app.all('/api/renew', { preHandler: requireSession }, (request, reply) => {
     return reply.header('X-Renew-Token', 'false').type('text/plain; charset=utf-8').send(opts.auth.renew(request.user));
   });
   app.post('/api/logout', async (request, reply) => {

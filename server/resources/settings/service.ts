@@ -41,6 +41,7 @@ export function settingsView(s: Settings): SettingsView {
     shell: [...e.shell],
     commands: structuredClone(e.commands),
     activityDays: s.activityDays ?? DEFAULT_ACTIVITY_DAYS,
+    requireTotp: s.requireTotp === true,
   };
 }
 
@@ -95,6 +96,8 @@ function merged(current: Settings, body: SettingsInput): Settings {
     commands,
     hideLoginButton: body.hideLoginButton ?? false,
     activityDays: body.activityDays ?? current.activityDays ?? DEFAULT_ACTIVITY_DAYS,
+    // filebrowser's clients do not know it: kept when missing.
+    requireTotp: body.requireTotp ?? current.requireTotp ?? false,
   });
 }
 

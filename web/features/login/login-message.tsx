@@ -7,6 +7,7 @@ export function LoginMessage({ error }: { error: LoginError }) {
   let text: string;
   if (error.key === 'passwordTooShort') text = t('login.passwordTooShort', { min: error.min });
   else if (error.key === 'connection') text = t('errors.connection');
+  else if (error.key === 'otpRequired' || error.key === 'wrongCode') text = t(`totp.${error.key}`);
   else text = t(`login.${error.key}`);
   return <p className="login-error" role="alert">{text}</p>;
 }

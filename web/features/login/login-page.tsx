@@ -13,11 +13,12 @@ function Field({ name, label, type, value, onChange, autoComplete }: {
   name: keyof LoginFields; label: string; type: string; value: string;
   onChange: (name: keyof LoginFields, value: string) => void; autoComplete: string;
 }) {
+  const code = name === 'otp';
   return (
     <label className="field">
       <span className="field-label">{label}</span>
-      <input className="input" name={name} type={type} value={value} autoComplete={autoComplete} required={name === 'username'}
-        onChange={(e) => onChange(name, e.target.value)} />
+      <input className="input" name={name} type={type} value={value} autoComplete={autoComplete} required={name === 'username' || code}
+        autoFocus={code} autoCapitalize={code ? 'none' : undefined} onChange={(e) => onChange(name, e.target.value)} />
     </label>
   );
 }
@@ -28,8 +29,8 @@ function LoginForm() {
   const theme = useAtomValue(themeAtom);
   const captchaRef = useRef<HTMLDivElement>(null);
   const captcha = useRecaptcha(captchaRef, config.ReCaptcha ? (config.ReCaptchaKey ?? '') : null, theme);
-  const { signingUp, canSignup, error, busy, submit, toggle } = useLogin(captcha);
-  const [fields, setFields] = useState<LoginFields>({ username: '', password: '', confirm: '' });
+  const { signingUp, canSignup, error, busy, submit, toggle, needsCode } = useLogin(captcha);
+  const [fields, setFields] = useState<LoginFields>({ username: '', password: '', confirm: '', otp: '' });
   const change = (name: keyof LoginFields, value: string): void => setFields((f) => ({ ...f, [name]: value }));
   const onSubmit = (event: FormEvent): void => {
     event.preventDefault();
@@ -44,6 +45,7 @@ function LoginForm() {
       {signingUp && (
         <Field name="confirm" label={t('login.passwordConfirm')} type="password" value={fields.confirm} onChange={change} autoComplete="new-password" />
       )}
+      {needsCode && !signingUp && <Field name="otp" label={t('totp.code')} type="text" value={fields.otp} onChange={change} autoComplete="one-time-code" />}
       {config.ReCaptcha && <div ref={captchaRef} className="captcha" role="group" aria-label={t('login.captcha')} />}
       {error && <LoginMessage error={error} />}
       <button className="button button-primary" type="submit" disabled={busy}>

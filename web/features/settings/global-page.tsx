@@ -12,6 +12,7 @@ import { BrandingFields } from './branding-fields';
 import { CommandRunnerFields } from './command-runner-fields';
 import { DefaultsFields } from './defaults-card';
 import { refreshSettingsAtom, saveSettingsAtom, settingsAtom } from './global-state';
+import { RequireTotpField } from './require-totp-field';
 import { RulesEditor } from './rules-editor';
 import { SettingsForm } from './settings-form';
 import { SettingsShell } from './settings-shell';
@@ -32,6 +33,7 @@ function GlobalFields({ settings, patch }: { settings: SettingsView; patch: Patc
       <TextField label={t('global.userHomeBasePath')} value={settings.userHomeBasePath} mono spellCheck={false}
         onChange={(userHomeBasePath) => patch({ userHomeBasePath })} />
       <TextField label={t('global.minimumPasswordLength')} value={String(settings.minimumPasswordLength)} inputMode="numeric" onChange={setMinimum} />
+      <RequireTotpField settings={settings} patch={patch} />
       <RulesEditor rules={settings.rules} help={t('rules.globalHelp')} onChange={(rules) => patch({ rules })} />
       <BrandingFields branding={settings.branding} onChange={(branding) => patch({ branding })} />
       <UploadFields tus={settings.tus} onChange={(tus) => patch({ tus })} />

@@ -6,7 +6,9 @@ import { resolveLocale } from '../../i18n/locales';
 import { abilitiesAtom } from '../../state/abilities';
 import { userAtom } from '../../state/session';
 import { ownThemeAtom, previewThemeAtom, themeAtom } from '../../state/theme';
+import { ApiTokensCard } from './api-tokens-card';
 import { PasswordCard } from './password-card';
+import { TwoFactorCard } from './two-factor-card';
 import { SettingsForm } from './settings-form';
 import { SettingsShell } from './settings-shell';
 import { saveProfileAtom, type ProfileChoices } from './state';
@@ -52,6 +54,8 @@ export function ProfilePage() {
     <SettingsShell>
       <ProfileCard />
       {canChangePassword && <PasswordCard />}
+      <TwoFactorCard />
+      <ApiTokensCard />
     </SettingsShell>
   );
 }

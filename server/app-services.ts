@@ -29,6 +29,7 @@ import { createPublicService } from './resources/public/service';
 import { createSharesService } from './resources/shares/service';
 import { createUsersService } from './resources/users/service';
 import { createMemoryEphemeral, type Ephemeral } from './state/ephemeral';
+import { trashService } from './resources/trash/compose';
 
 
 /** Composes the services the route table hands to the resources; no route is registered here. */
@@ -41,13 +42,14 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   // Event hooks (api.md §9) run only with exec enabled; settings are read at each operation.
   const hooks = createHookRunner({ enabled: deps.config.enableExec, settings: () => deps.store.data().settings, env: deps.env ?? {} });
   const { previews, preview, subtitle } = mediaServices(app, deps, { gates, raw });
-  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews });
+  const trash = trashService(app, deps, { gates, hooks, previews, ephemeral });
+  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews, trash });
   const usage = createUsageService({ store: deps.store, gates });
   const tus = tusService(app, deps, { gates, hooks, previews });
   const shares = createSharesService({ store: deps.store, gates, config: deps.config });
   const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle });
   const command = createCommandService({ store: deps.store, gates, enabled: deps.config.enableExec, env: deps.env ?? {} });
-  return { ephemeral, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command };
+  return { ephemeral, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command, trash };
 }
 
 /** What composeServices hands to the route table. */

@@ -24,6 +24,7 @@ import { usersRoutes } from './resources/users/routes';
 import { commandRoutes } from './resources/command/routes';
 import { publicRoutes } from './resources/public/routes';
 import { sharesRoutes } from './resources/shares/routes';
+import { trashRoutes } from './resources/trash/routes';
 import type { Store } from './state/store';
 import { type Ephemeral } from './state/ephemeral';
 
@@ -120,6 +121,7 @@ async function signedInRoutes(signedIn: FastifyInstance, deps: AppDeps, s: Servi
   signedIn.register(resourcesRoutes, { resources: s.resources });
   signedIn.register(usageRoutes, { usage: s.usage });
   signedIn.register(sharesRoutes, { shares: s.shares });
+  signedIn.register(trashRoutes, { trash: s.trash });
   signedIn.register(commandRoutes, { command: s.command });
   signedIn.register(tusRoutes, { tus: s.tus, baseURL: deps.config.baseURL });
   signedIn.register(previewRoutes, { preview: s.preview });

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { nullableArray, PermissionsSchema, RuleSchema, SortingSchema } from './user';
+import { TrashSettingsSchema } from './trash';
 
 /** Defaults given to new users (api.md §3.3). */
 export const UserDefaultsSchema = Type.Object({
@@ -49,6 +50,8 @@ export const SettingsSchema = Type.Object({
   tus: TusSettingsSchema,
   shell: Type.Array(Type.String()),
   commands: Type.Record(Type.String(), Type.Array(Type.String())),
+  /** filemgr's addition: the recycle bin (beyond.md §3). */
+  trash: TrashSettingsSchema,
 });
 
 /** PUT /api/settings: the same shape; missing fields are zero values, null lists empty. */
@@ -70,6 +73,8 @@ export const SettingsInputSchema = Type.Object({
   tus: Type.Optional(Type.Partial(TusSettingsSchema)),
   shell: Type.Optional(nullableArray(Type.String())),
   commands: Type.Optional(Type.Unsafe<Record<string, string[] | null> | null>({ type: ['object', 'null'], additionalProperties: nullableArray(Type.String()) })),
+  /** Kept as it is when missing (filebrowser's clients do not know it). */
+  trash: Type.Optional(Type.Partial(TrashSettingsSchema)),
 });
 
 export type SettingsView = Static<typeof SettingsSchema>;

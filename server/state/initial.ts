@@ -55,6 +55,7 @@ export function newSettings(authMethod: 'json' | 'noauth'): Settings {
     fileMode: DEFAULT_FILE_MODE,
     dirMode: DEFAULT_DIR_MODE,
     hideDotfiles: false,
+    trash: { enabled: true, days: 30 },
   };
 }
 
@@ -90,5 +91,6 @@ export function emptyDatabase(authMethod: 'json' | 'noauth' = 'json'): Database 
     users: [],
     shares: [],
     nextUserId: 1,
+    trash: [],
   };
 }

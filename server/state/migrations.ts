@@ -29,6 +29,8 @@ const migrations: Migration[] = [
  * downgrade keeps working. A file written before them (or hand-edited) gets their default here.
  */
 function fillAddedFields(db: Record<string, unknown>): void {
+  (db.settings as { trash?: unknown }).trash ??= { enabled: true, days: 30 };
+  db.trash ??= [];
   const branding = (db.settings as { branding?: unknown }).branding;
   if (typeof branding !== 'object' || branding === null) return;
   const b = branding as Record<string, unknown>;

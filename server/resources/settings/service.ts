@@ -10,6 +10,7 @@ import { isWithin } from '../../lib/within';
 import { validateRules } from '../../rules/rules';
 import type { Branding, Settings, UserDefaults, UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
+import { trashSettingsOf } from '../../state/trash-records';
 
 export interface SettingsServiceDeps {
   store: Store;
@@ -39,6 +40,7 @@ export function settingsView(s: Settings): SettingsView {
     tus: { ...e.tus },
     shell: [...e.shell],
     commands: structuredClone(e.commands),
+    trash: trashSettingsOf(s),
   };
 }
 
@@ -92,6 +94,7 @@ function merged(current: Settings, body: SettingsInput): Settings {
     shell: body.shell ?? [],
     commands,
     hideLoginButton: body.hideLoginButton ?? false,
+    trash: { ...trashSettingsOf(current), ...body.trash },
   });
 }
 

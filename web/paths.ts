@@ -63,6 +63,11 @@ export function sharePath(hash: string, path = ''): string {
   return `/share/${encodeURIComponent(hash)}${encodePath(path)}`;
 }
 
+/** The Trash page (beyond.md §3). */
+export function trashPath(): string {
+  return '/trash';
+}
+
 export function errorPath(status: ErrorStatus): string {
   return `/${status}`;
 }
@@ -173,6 +178,10 @@ export const apiPaths = {
   command: (path: string): string => `/api/command${encodePath(path)}`,
   publicShare: (hash: string, path: string): string => `/api/public/share/${encodeURIComponent(hash)}${encodePath(path)}`,
   publicDownload: (hash: string, path: string): string => `/api/public/dl/${encodeURIComponent(hash)}${encodePath(path)}`,
+  trash: '/api/trash',
+  trashItem: (id: string): string => `/api/trash/${encodeURIComponent(id)}`,
+  trashRestore: (id: string, query: { override?: boolean; rename?: boolean }): string =>
+    `/api/trash/${encodeURIComponent(id)}/restore${query.override ? '?override=true' : query.rename ? '?rename=true' : ''}`,
 } as const;
 
 /** An absolute URL path for links the browser follows itself (downloads, static files). */

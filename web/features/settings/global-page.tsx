@@ -15,6 +15,7 @@ import { RulesEditor } from './rules-editor';
 import { SettingsForm } from './settings-form';
 import { SettingsShell } from './settings-shell';
 import { UploadFields } from './upload-fields';
+import { TrashFields } from './trash-fields';
 
 type Flag = 'signup' | 'createUserDir' | 'hideLoginButton';
 const FLAGS: Flag[] = ['signup', 'createUserDir', 'hideLoginButton'];
@@ -34,6 +35,7 @@ function GlobalFields({ settings, patch }: { settings: SettingsView; patch: Patc
       <RulesEditor rules={settings.rules} help={t('rules.globalHelp')} onChange={(rules) => patch({ rules })} />
       <BrandingFields branding={settings.branding} onChange={(branding) => patch({ branding })} />
       <UploadFields tus={settings.tus} onChange={(tus) => patch({ tus })} />
+      <TrashFields trash={settings.trash} onChange={(trash) => patch({ trash })} />
     </>
   );
 }

@@ -24,7 +24,8 @@ const TrashRow = memo(function TrashRow({ item, index, selected, focused, onSele
       tabIndex={focused ? 0 : -1} data-index={index} onClick={() => onSelect(index)}>
       <span className="trash-media" aria-hidden="true"><FileIcon kind={fileKind(item.name, '', item.isDir)} className={item.isDir ? 'entry-icon folder' : 'entry-icon'} /></span>
       <span className="trash-name" title={item.name}><bdi>{item.name}</bdi></span>
-      <span className="trash-path mono" id={`${id}-path`} aria-hidden="true" dir="ltr" title={item.path}>{item.path}</span>
+      {/* A path reads left to right, also in a right-to-left language, but sits at the row's start. */}
+      <span className="trash-path mono" id={`${id}-path`} aria-hidden="true" title={item.path}><bdi dir="ltr">{item.path}</bdi></span>
       <span className="trash-meta" id={`${id}-meta`} aria-hidden="true">
         <span>{item.isDir && item.size === 0 ? '—' : formatSize(item.size, lang)}</span>
         <span>{t('trash.deletedOn', { date: formatDateTime(item.deleted, lang) })}</span>

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, startServer, type BrowserHandle, type ServerHandle, shutDown } from './support/harness';
+import { axeViolations } from './support/axe';
 import { shootLooks } from './support/looks';
 import { apiAs, signIn, watchProblems, type ApiClient } from './support/session';
 import { dialog, dialogButton, item, openFolder, runAction, until, untilEnabled, untilOnDisk } from './support/files';
@@ -139,15 +140,21 @@ describe('Trash', () => {
     }
     const items = await api.json<TrashEntry[]>('/api/trash');
     expect(items.map((i) => i.path)).toContain('/look/Holiday photos');
+    const violations: string[] = [];
+    // Each look is also checked by axe-core (WCAG 2.1 AA), once transitions have ended.
     const show = async (): Promise<void> => {
       await page.goto(`${server.url}/trash`);
       await page.locator('.trash-entry').nth(1).click();
+      await page.waitForLoadState('networkidle');
+      await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+      violations.push(...(await axeViolations(page)));
     };
     const shots = [
       ...(await shootLooks(page, api, { name: 'trash', locale: 'en', show })),
       ...(await shootLooks(page, api, { name: 'trash', locale: 'ar', show })),
     ];
     expect(shots).toHaveLength(8);
+    expect(violations).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

@@ -1,11 +1,12 @@
 import type { TrashItem } from '@contract/trash';
-import { useSetAtom } from 'jotai';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/icon';
 import { Spinner } from '../../components/spinner';
 import { statusOf } from '../../lib/errors';
 import { failureText } from '../../lib/notice';
+import { abilitiesAtom } from '../../state/abilities';
 import { notifyAtom } from '../../state/notices';
 import { useLatestSettled } from '../../state/settled';
 import { deleteTrashAtom, emptyTrashAtom, refreshTrashAtom, restoreTrashAtom, trashAtom } from './state';
@@ -59,6 +60,8 @@ export function TrashPage() {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [open, setOpen] = useState<Open>(null);
   const actions = useTrashActions(setOpen);
+  // Restoring creates files: without `create` the server refuses it (beyond.md §3).
+  const mayRestore = useAtomValue(abilitiesAtom).create;
   // Entering the page again lists what was deleted meanwhile.
   useEffect(() => () => refresh(), [refresh]);
   const selected = items?.find((i) => i.id === selectedId);
@@ -68,7 +71,7 @@ export function TrashPage() {
         <div className="trash-head">
           <h1 className="card-title">{t('titles.trash')}</h1>
           <div className="trash-actions">
-            <button type="button" className="button" disabled={!selected} onClick={() => selected && actions.restoreItem(selected)}>
+            <button type="button" className="button" disabled={!selected || !mayRestore} onClick={() => selected && actions.restoreItem(selected)}>
               <Icon name="upload" /><span>{t('trash.restore')}</span>
             </button>
             <button type="button" className="button button-danger" disabled={!selected} onClick={() => selected && setOpen({ kind: 'deleteForever', item: selected })}>

@@ -2,7 +2,8 @@ import { httpUrlOrEmpty } from '../lib/http-url';
 import { compileRuleRegex } from '../rules/regex';
 import { createModes } from '../state/modes';
 import { DEFAULT_TUS, defaultServerSettings, emptyHookCommands, quickSetupDefaults } from '../state/initial';
-import type { Auther, Database, Rule, ServerSettings, Settings, UserDefaults } from '../state/schema';
+import type { Auther, Database, Rule, ServerSettings, Settings, TrashSettings, UserDefaults } from '../state/schema';
+import { TRASH_DEFAULTS, trashSettingsOf } from '../state/trash-records';
 import { ConfigFormatError, FieldReader } from './field-reader';
 
 /** The configuration part of a database: what `config export` writes and `config import` reads. */
@@ -40,7 +41,15 @@ function exportSettings(s: Settings): Record<string, unknown> {
     commands: structuredClone(s.commands), shell: [...s.shell],
     rules: s.rules.map((r) => ({ regex: r.regex, allow: r.allow, path: r.path, regexp: r.regexp ? { raw: r.regexp.raw } : null })),
     minimumPasswordLength: s.minimumPasswordLength, fileMode: s.fileMode, dirMode: s.dirMode, hideDotfiles: s.hideDotfiles,
+    trash: trashSettingsOf(s),
   };
+}
+
+/** The recycle bin settings (beyond.md §3); absent (a filebrowser file): on, 30 days. */
+function readTrash(r: FieldReader | undefined): TrashSettings {
+  const days = r?.uint('days', TRASH_DEFAULTS.days) ?? TRASH_DEFAULTS.days;
+  if (days < 1 || days > 3650) throw new ConfigFormatError('settings.trash.days must be between 1 and 3650');
+  return { enabled: r?.bool('enabled', TRASH_DEFAULTS.enabled) ?? TRASH_DEFAULTS.enabled, days };
 }
 
 /**
@@ -145,6 +154,7 @@ function readSettings(s: FieldReader, key: string): Settings {
     minimumPasswordLength: s.uint('minimumPasswordLength', 0) || 12,
     ...createModes({ fileMode: s.uint('fileMode', 0), dirMode: s.uint('dirMode', 0) }),
     hideDotfiles: s.bool('hideDotfiles', false),
+    trash: readTrash(s.child('trash')),
   };
 }
 

@@ -5,6 +5,7 @@ import type { TrashItem } from '../../contract/trash';
 import { appsForEachTest } from '../../../tests/support/per-test';
 import { call, canMountTmpfs, userWith, withTmpfs } from '../../../tests/support/resource-calls';
 import type { TestApp } from '../../../tests/support/test-app';
+import { trashBytesOf } from '../../state/trash-records';
 
 const start = appsForEachTest();
 const exists = (p: string) => lstat(p).then(() => true, () => false);
@@ -40,6 +41,9 @@ describe('DELETE /api/resources with the trash on', () => {
     expect(await del(t, '/tree')).toBe(204);
     const items = await listTrash(t);
     expect(items.map((i) => [i.name, i.isDir, i.size])).toEqual([['tree', true, 8], ['old.txt', false, 1]]);
+    // What quotas (beyond.md §6) count for the owner.
+    expect(trashBytesOf(t.store, 1)).toBe(9);
+    expect(trashBytesOf(t.store, 2)).toBe(0);
   });
 
   it('keeps two deletions of the same name apart', async () => {

@@ -34,6 +34,7 @@ import { createMemoryEphemeral, type Ephemeral } from './state/ephemeral';
 import { entryRecorder, type ActivityLog } from './activity/entry';
 import { openActivityLog } from './activity/open-log';
 import { createActivityService } from './resources/activity/service';
+import { trashService } from './resources/trash/compose';
 
 
 /** Composes the services the route table hands to the resources; no route is registered here. */
@@ -47,7 +48,8 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   // Event hooks (api.md §9) run only with exec enabled; settings are read at each operation.
   const hooks = createHookRunner({ enabled: deps.config.enableExec, settings: () => deps.store.data().settings, env: deps.env ?? {} });
   const { previews, preview, subtitle } = mediaServices(app, deps, { gates, raw });
-  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews });
+  const trash = trashService(app, deps, { gates, hooks, previews, ephemeral });
+  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews, trash });
   const usage = createUsageService({ store: deps.store, gates });
   const tus = tusService(app, deps, { gates, hooks, previews });
   const shares = createSharesService({ store: deps.store, gates, config: deps.config });
@@ -57,7 +59,7 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   // API tokens and two-factor sign-in (beyond.md §4.1, §4.2): state in the store, failures in the one throttle.
   const apiTokens = createTokensService({ store: deps.store });
   const totp = createTotpService({ store: deps.store, throttle });
-  return { apiTokens, totp, ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command };
+  return { apiTokens, totp, ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command, trash };
 }
 
 /** What composeServices hands to the route table. */

@@ -28,6 +28,7 @@ import { activityRoutes } from './resources/activity/routes';
 import { activityPlugin } from './plugins/activity';
 import { tokensRoutes } from './resources/tokens/routes';
 import { totpRoutes } from './resources/totp/routes';
+import { trashRoutes } from './resources/trash/routes';
 import type { Store } from './state/store';
 import { type Ephemeral } from './state/ephemeral';
 
@@ -128,6 +129,7 @@ async function signedInRoutes(signedIn: FastifyInstance, deps: AppDeps, s: Servi
   signedIn.register(resourcesRoutes, { resources: s.resources });
   signedIn.register(usageRoutes, { usage: s.usage });
   signedIn.register(sharesRoutes, { shares: s.shares });
+  signedIn.register(trashRoutes, { trash: s.trash });
   signedIn.register(commandRoutes, { command: s.command });
   signedIn.register(tusRoutes, { tus: s.tus, baseURL: deps.config.baseURL });
   signedIn.register(previewRoutes, { preview: s.preview });

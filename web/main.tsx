@@ -32,6 +32,7 @@ import './styles/preview.css';
 import './styles/menu.css';
 import './styles/markdown.css';
 import './styles/two-factor.css';
+import './styles/trash.css';
 
 declare global {
   interface Window {

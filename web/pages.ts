@@ -25,6 +25,7 @@ export const PAGES = [
   { path: '/login', title: 'login', access: 'guest', layout: 'bare' },
   { path: '/files/*', title: 'files', access: 'user', layout: 'shell' },
   { path: '/share/*', title: 'share', access: 'public', layout: 'shell' },
+  { path: '/trash', title: 'trash', access: 'user', layout: 'shell' },
   { path: '/settings/profile', title: 'profile', access: 'user', layout: 'shell', tab: 'profile' },
   { path: '/settings/shares', title: 'shares', access: 'share', layout: 'shell', tab: 'shares' },
   { path: '/settings/global', title: 'global', access: 'admin', layout: 'shell', tab: 'global' },

@@ -63,6 +63,11 @@ export function sharePath(hash: string, path = ''): string {
   return `/share/${encodeURIComponent(hash)}${encodePath(path)}`;
 }
 
+/** The Trash page (beyond.md §3). */
+export function trashPath(): string {
+  return '/trash';
+}
+
 export function errorPath(status: ErrorStatus): string {
   return `/${status}`;
 }
@@ -179,6 +184,10 @@ export const apiPaths = {
   publicDownload: (hash: string, path: string): string => `/api/public/dl/${encodeURIComponent(hash)}${encodePath(path)}`,
   activity: '/api/activity',
   activityCsv: '/api/activity.csv',
+  trash: '/api/trash',
+  trashItem: (id: string): string => `/api/trash/${encodeURIComponent(id)}`,
+  trashRestore: (id: string, query: { override?: boolean; rename?: boolean }): string =>
+    `/api/trash/${encodeURIComponent(id)}/restore${query.override ? '?override=true' : query.rename ? '?rename=true' : ''}`,
 } as const;
 
 /** An absolute URL path for links the browser follows itself (downloads, static files). */

@@ -35,6 +35,7 @@ const GlobalPage = page(() => import('./features/settings/global-page'), 'Global
 const UsersPage = page(() => import('./features/settings/users-page'), 'UsersPage');
 const UserPage = page(() => import('./features/settings/user-page'), 'UserPage');
 const ActivityPage = page(() => import('./features/settings/activity-page'), 'ActivityPage');
+const TrashPage = page(() => import('./features/trash/trash-page'), 'TrashPage');
 const ErrorPage = page(() => import('./features/errors/error-page'), 'ErrorPage');
 
 /** Fetches the files screen's code: the page starts it on the files route, before rendering. */
@@ -45,7 +46,7 @@ export function preloadFilesScreen(): Promise<void> {
 /** The pages a signed-in user may go to next, preloaded when the browser is idle. */
 function preloadable(signedIn: boolean, abilities: Abilities) {
   if (!signedIn) return [];
-  return [FilesScreen, ProfilePage, ...(abilities.shares ? [SharesPage] : []), ...(abilities.admin ? [GlobalPage, UsersPage, UserPage] : [])];
+  return [FilesScreen, ProfilePage, TrashPage, ...(abilities.shares ? [SharesPage] : []), ...(abilities.admin ? [GlobalPage, UsersPage, UserPage] : [])];
 }
 
 interface PageRoute extends PageRow {
@@ -57,6 +58,7 @@ const RENDER: Record<PagePath, () => ReactElement> = {
   '/login': () => <LoginPage />,
   '/files/*': () => <FilesScreen />,
   '/share/*': () => <SharePage />,
+  '/trash': () => <TrashPage />,
   '/settings/profile': () => <ProfilePage />,
   '/settings/shares': () => <SharesPage />,
   '/settings/global': () => <GlobalPage />,

@@ -25,7 +25,7 @@ async function ok(cwd: string, ...argv: string[]): Promise<string> {
 }
 
 /** The keys of filebrowser's export, in its order (api.md §7). */
-const SETTINGS_KEYS = ['key', 'signup', 'hideLoginButton', 'createUserDir', 'userHomeBasePath', 'defaults', 'authMethod', 'logoutPage', 'branding', 'tus', 'commands', 'shell', 'rules', 'minimumPasswordLength', 'fileMode', 'dirMode', 'hideDotfiles', 'activityDays'];
+const SETTINGS_KEYS = ['key', 'signup', 'hideLoginButton', 'createUserDir', 'userHomeBasePath', 'defaults', 'authMethod', 'logoutPage', 'branding', 'tus', 'commands', 'shell', 'rules', 'minimumPasswordLength', 'fileMode', 'dirMode', 'hideDotfiles', 'activityDays', 'trash'];
 const SERVER_KEYS = ['root', 'baseURL', 'socket', 'tlsKey', 'tlsCert', 'port', 'address', 'log', 'enableThumbnails', 'resizePreview', 'enableExec', 'typeDetectionByHeader', 'imageResolutionCalculation', 'authHook', 'tokenExpirationTime', 'followExternalSymlinks'];
 const DEFAULTS_KEYS = ['scope', 'locale', 'viewMode', 'singleClick', 'redirectAfterCopyMove', 'sorting', 'perm', 'commands', 'hideDotfiles', 'dateFormat', 'aceEditorTheme'];
 

@@ -13,6 +13,7 @@ import type { Benchmark, Figure } from './measure';
 import { previewBenchmark } from './preview';
 import { searchBenchmark } from './search';
 import { thumbsBenchmark } from './thumbs';
+import { trashBenchmark } from './trash';
 import { uploadBenchmark } from './upload';
 import { webLoadBenchmark } from './web-load';
 
@@ -30,6 +31,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   previewBenchmark,
   webLoadBenchmark,
   memoryBenchmark,
+  trashBenchmark,
 ];
 
 function format(value: number, unit: Figure['unit']): string {

@@ -28,6 +28,8 @@ export const PageConfigSchema = Type.Object({
   Signup: Type.Boolean(),
   StaticURL: Type.String(),
   Theme: Type.String(),
+  /** filemgr's addition: whether DELETE keeps items in the trash (beyond.md §3). */
+  Trash: Type.Boolean(),
   TusSettings: Type.Object({ chunkSize: Type.Number(), retryCount: Type.Number() }),
   Version: Type.String(),
 });

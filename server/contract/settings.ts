@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { nullableArray, PermissionsSchema, RuleSchema, SortingSchema } from './user';
+import { TrashSettingsSchema } from './trash';
 
 /** Defaults given to new users (api.md §3.3). */
 export const UserDefaultsSchema = Type.Object({
@@ -53,6 +54,8 @@ export const SettingsSchema = Type.Object({
   activityDays: Type.Integer(),
   /** beyond.md §4.2: users without two-factor sign-in are sent to enrolment after signing in. */
   requireTotp: Type.Boolean(),
+  /** filemgr's addition: the recycle bin (beyond.md §3). */
+  trash: TrashSettingsSchema,
 });
 
 /** PUT /api/settings: the same shape; missing fields are zero values, null lists empty. */
@@ -77,6 +80,8 @@ export const SettingsInputSchema = Type.Object({
   /** Kept when missing (filebrowser's clients do not know it). */
   activityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
   requireTotp: Type.Optional(Type.Boolean()),
+  /** Kept as it is when missing (filebrowser's clients do not know it). */
+  trash: Type.Optional(Type.Partial(TrashSettingsSchema)),
 });
 
 export type SettingsView = Static<typeof SettingsSchema>;

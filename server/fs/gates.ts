@@ -1,7 +1,8 @@
 import type { ServerConfig } from '../config';
 import { hasRules, isAllowed, ruleContextFor, detectCaseInsensitive } from '../rules/rules';
 import type { Settings, UserRecord } from '../state/schema';
-import { hiddenFilesOf, type HiddenFiles } from './hidden';
+import { hiddenFilesOf, type HiddenFiles, TRASH_DIR } from './hidden';
+import { join } from 'node:path';
 import { cleanPath, joinPath } from './paths';
 import { createGate, type PathGate, scopeRoot } from './scope';
 
@@ -22,7 +23,7 @@ export interface GateFactory {
 
 /** Creates the factory once per server: probes case sensitivity and resolves the hidden files. */
 export async function createGateFactory(config: Pick<ServerConfig, 'root' | 'followExternalSymlinks' | 'databasePath' | 'cacheDir'>): Promise<GateFactory> {
-  const hidden = await hiddenFilesOf({ databasePath: config.databasePath, cacheDir: config.cacheDir });
+  const hidden = await hiddenFilesOf({ databasePath: config.databasePath, cacheDir: config.cacheDir, trashDir: join(config.root, TRASH_DIR) });
   const caseInsensitive = await detectCaseInsensitive(config.root);
   const gateOf = (user: UserRecord, settings: Settings, prefix: string): Promise<PathGate> => {
     const ctx = ruleContextFor(user, settings, caseInsensitive);

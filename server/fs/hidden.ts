@@ -10,6 +10,9 @@ import { joinPath } from './paths';
  */
 export const TEMP_PREFIX = '.filemgr-tmp-';
 
+/** The folder in the served root that holds every user's recycle bin (beyond.md §3). */
+export const TRASH_DIR = '.filemgr-trash';
+
 /** Appended to the database path: the file the first run writes the admin's password to. */
 export const ADMIN_PASSWORD_SUFFIX = '.admin-password';
 
@@ -32,6 +35,8 @@ export interface ServerFiles {
   databasePath: string;
   /** The preview cache directory ('' when none). */
   cacheDir: string;
+  /** The recycle bin folder (`<root>/.filemgr-trash`); hidden like the cache (beyond.md §3). */
+  trashDir?: string;
 }
 
 async function realOrSelf(path: string): Promise<string> {
@@ -55,6 +60,11 @@ export async function hiddenFilesOf(files: ServerFiles): Promise<HiddenFiles> {
   if (files.cacheDir) {
     const abs = resolve(files.cacheDir);
     dirs.push(abs, await realOrSelf(abs));
+  }
+  if (files.trashDir) {
+    // It may not exist yet: its parent (the root) is resolved instead.
+    const abs = resolve(files.trashDir);
+    dirs.push(abs, join(await realOrSelf(dirname(abs)), basename(abs)));
   }
   if (files.databasePath) {
     const abs = resolve(files.databasePath);

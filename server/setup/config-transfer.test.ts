@@ -15,6 +15,14 @@ describe('config transfer', () => {
     expect(back.auther).toEqual(db.auther);
   });
 
+  it('carries the trash settings: on for 30 days when absent, days outside 1..3650 refused', () => {
+    const db = emptyDatabase('json');
+    db.settings.trash = { enabled: false, days: 9 };
+    expect(importConfig(JSON.parse(JSON.stringify(exportConfig(db))), 'k').settings.trash).toEqual({ enabled: false, days: 9 });
+    expect(importConfig({ settings: {}, server: {} }, 'k').settings.trash).toEqual({ enabled: true, days: 30 });
+    expect(() => importConfig({ settings: { trash: { days: 0 } }, server: {} }, 'k')).toThrow(/trash.days/);
+  });
+
   it('exports only the fields of the auth method in use', () => {
     const db = emptyDatabase('json');
     db.settings.authMethod = 'proxy';

@@ -2,7 +2,8 @@ import { httpUrlOrEmpty } from '../lib/http-url';
 import { compileRuleRegex } from '../rules/regex';
 import { createModes } from '../state/modes';
 import { DEFAULT_ACTIVITY_DAYS, DEFAULT_TUS, defaultServerSettings, emptyHookCommands, quickSetupDefaults } from '../state/initial';
-import type { Auther, Database, Rule, ServerSettings, Settings, UserDefaults } from '../state/schema';
+import type { Auther, Database, Rule, ServerSettings, Settings, TrashSettings, UserDefaults } from '../state/schema';
+import { TRASH_DEFAULTS, trashSettingsOf } from '../state/trash-records';
 import { ConfigFormatError, FieldReader } from './field-reader';
 
 /** The configuration part of a database: what `config export` writes and `config import` reads. */
@@ -43,7 +44,15 @@ function exportSettings(s: Settings): Record<string, unknown> {
     activityDays: s.activityDays ?? DEFAULT_ACTIVITY_DAYS,
     // filemgr's own (beyond.md §4.2): written only when on, so a default export keeps filebrowser's shape.
     ...(s.requireTotp ? { requireTotp: true } : {}),
+    trash: trashSettingsOf(s),
   };
+}
+
+/** The recycle bin settings (beyond.md §3); absent (a filebrowser file): on, 30 days. */
+function readTrash(r: FieldReader | undefined): TrashSettings {
+  const days = r?.uint('days', TRASH_DEFAULTS.days) ?? TRASH_DEFAULTS.days;
+  if (days < 1 || days > 3650) throw new ConfigFormatError('settings.trash.days must be between 1 and 3650');
+  return { enabled: r?.bool('enabled', TRASH_DEFAULTS.enabled) ?? TRASH_DEFAULTS.enabled, days };
 }
 
 /**
@@ -151,6 +160,7 @@ function readSettings(s: FieldReader, key: string): Settings {
     // filemgr's addition (beyond.md §8), absent from filebrowser's files: the default then.
     activityDays: Math.min(3650, s.uint('activityDays', 0)) || DEFAULT_ACTIVITY_DAYS,
     requireTotp: s.bool('requireTotp', false),
+    trash: readTrash(s.child('trash')),
   };
 }
 

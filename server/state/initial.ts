@@ -60,6 +60,7 @@ export function newSettings(authMethod: 'json' | 'noauth'): Settings {
     hideDotfiles: false,
     activityDays: DEFAULT_ACTIVITY_DAYS,
     requireTotp: false,
+    trash: { enabled: true, days: 30 },
   };
 }
 
@@ -97,5 +98,6 @@ export function emptyDatabase(authMethod: 'json' | 'noauth' = 'json'): Database 
     nextUserId: 1,
     tokens: [],
     totp: [],
+    trash: [],
   };
 }

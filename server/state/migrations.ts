@@ -33,6 +33,8 @@ function fillAddedFields(db: Record<string, unknown>): void {
   if (typeof (db.settings as { activityDays?: unknown }).activityDays !== 'number') (db.settings as { activityDays?: number }).activityDays = DEFAULT_ACTIVITY_DAYS;
   db.tokens ??= [];
   db.totp ??= [];
+  (db.settings as { trash?: unknown }).trash ??= { enabled: true, days: 30 };
+  db.trash ??= [];
   const branding = (db.settings as { branding?: unknown }).branding;
   if (typeof branding !== 'object' || branding === null) return;
   const b = branding as Record<string, unknown>;

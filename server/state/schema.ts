@@ -87,6 +87,31 @@ export interface Settings {
   activityDays?: number;
   /** beyond.md §4.2: users without two-factor sign-in are sent to enrolment after signing in. */
   requireTotp?: boolean;
+  /** The recycle bin (beyond.md §3); absent in older files = TRASH_DEFAULTS (state/trash-records.ts). */
+  trash?: TrashSettings;
+}
+
+/** Global recycle bin settings (beyond.md §3). */
+export interface TrashSettings {
+  enabled: boolean;
+  /** Items older than this many days (1..3650) are purged. */
+  days: number;
+}
+
+/** One item in a user's recycle bin; its bytes are at `<root>/.filemgr-trash/<userId>/<id>/<name>`. */
+export interface TrashRecord {
+  /** 16 hex digits, also the item's folder name. */
+  id: string;
+  userId: number;
+  /** The base name it had, and still has inside the trash. */
+  name: string;
+  /** Where it was, in the owner's scope. */
+  path: string;
+  isDir: boolean;
+  /** Bytes of the file or tree (a tree's is counted after the move, see resources/trash). */
+  size: number;
+  /** When it was deleted, unix milliseconds. */
+  deleted: number;
 }
 
 /** Server values stored in the database; flags, environment and config file override them. */
@@ -162,4 +187,6 @@ export interface Database {
   tokens?: ApiTokenRecord[];
   /** Two-factor sign-in records (beyond.md §4.2); absent in files written before them. */
   totp?: TotpRecord[];
+  /** Recycle bin records (beyond.md §3); absent in older files. */
+  trash?: TrashRecord[];
 }

@@ -23,6 +23,7 @@ const DEFAULTS: PageConfig = {
   Signup: false,
   StaticURL: '/static',
   Theme: '',
+  Trash: false,
   TusSettings: { chunkSize: 10 * 1024 * 1024, retryCount: 5 },
   Version: '',
 };

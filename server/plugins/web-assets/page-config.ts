@@ -3,6 +3,7 @@ import type { ServerConfig } from '../../config';
 import { httpUrlOrEmpty } from '../../lib/http-url';
 import { DEFAULT_TUS } from '../../state/initial';
 import type { Auther, Settings } from '../../state/schema';
+import { trashSettingsOf } from '../../state/trash-records';
 
 export interface PageConfigInput {
   settings: Readonly<Settings>;
@@ -54,6 +55,7 @@ export function buildPageConfig(input: PageConfigInput): PageConfig {
     Signup: settings.signup,
     StaticURL: `${config.baseURL}/static`,
     Theme: branding.theme,
+    Trash: trashSettingsOf(settings).enabled,
     TusSettings: { chunkSize: tus.chunkSize, retryCount: tus.retryCount },
     Version: config.version,
   };

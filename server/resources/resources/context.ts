@@ -1,6 +1,6 @@
 import type { ServerConfig } from '../../config';
 import type { GateFactory } from '../../fs/gates';
-import type { PathGate } from '../../fs/scope';
+import type { PathGate, Target } from '../../fs/scope';
 import type { CreateModes } from '../../fs/write';
 import type { HookRunner } from '../../hooks/hooks';
 import { createModes } from '../../state/modes';
@@ -15,6 +15,8 @@ export interface ResourcesDeps {
   hooks: HookRunner;
   /** Drops cached previews of a real path (overwrite, rename, delete; api.md §3.12). */
   previews?: { invalidate(realPath: string): Promise<void> };
+  /** The recycle bin DELETE moves items into while it is on (resources/trash, beyond.md §3). */
+  trash?: { isEnabled(): boolean; moveToTrash(user: UserRecord, gate: PathGate, target: Target): Promise<unknown> };
 }
 
 /** The signed-in user's gate, with the current settings. */

@@ -83,8 +83,9 @@ export async function dropSharesBelow(deps: ResourcesDeps, user: UserRecord, pat
   });
 }
 
-/** DELETE /api/resources{p} (§3.8). */
-export async function deleteResource(deps: ResourcesDeps, user: UserRecord, raw: string): Promise<void> {
+/** DELETE /api/resources{p} (§3.8); into the trash while it is on, unless `permanent` (beyond.md §3). */
+export async function deleteResource(deps: ResourcesDeps, user: UserRecord, req: { raw: string; permanent: boolean }): Promise<void> {
+  const { raw, permanent } = req;
   if (cleanPath(raw) === '/' || !user.perm.delete) throw new AppError('forbidden');
   const gate = await gateOf(deps, user);
   const target = await gate.resolve(raw, 'write');
@@ -94,5 +95,9 @@ export async function deleteResource(deps: ResourcesDeps, user: UserRecord, raw:
   await dropSharesBelow(deps, user, target.path).catch(() => undefined);
   await deps.previews?.invalidate(target.lexical);
   const ctx = hookContext(gate, user, { file: target });
-  await deps.hooks.around('delete', ctx, () => removeTree(target, (p) => gate.guards(p)));
+  const trash = permanent ? undefined : deps.trash;
+  await deps.hooks.around('delete', ctx, async () => {
+    if (trash?.isEnabled()) await trash.moveToTrash(user, gate, target);
+    else await removeTree(target, (p) => gate.guards(p));
+  });
 }

@@ -68,8 +68,8 @@ export function resourcesRoutes(app: FastifyInstance, opts: ResourcesRoutesOptio
     const etag = await resources.save(request.user, { raw: pathOf(request), body: bodyOf(request) });
     return sendStatus(withEtag(reply, etag), 200);
   });
-  app.delete<PathParams>('/api/resources/*', async (request, reply) => {
-    await resources.remove(request.user, pathOf(request));
+  app.delete<PathParams & { Querystring: { permanent?: string } }>('/api/resources/*', async (request, reply) => {
+    await resources.remove(request.user, pathOf(request), request.query.permanent === 'true');
     return sendStatus(reply, 204);
   });
   app.patch<PathParams & { Querystring: ResourcePatchQuery }>('/api/resources/*', { schema: { querystring: ResourcePatchQuerySchema } }, async (request, reply) => {

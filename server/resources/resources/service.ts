@@ -19,8 +19,8 @@ export function createResourcesService(deps: ResourcesDeps) {
     create: (user: UserRecord, req: CreateRequest) => createResource(deps, user, req),
     /** PUT: replaces an existing file; its ETag. */
     save: (user: UserRecord, req: { raw: string; body: Readable }) => saveResource(deps, user, req),
-    /** DELETE: removes a file or tree and the user's shares below it. */
-    remove: (user: UserRecord, raw: string) => deleteResource(deps, user, raw),
+    /** DELETE: moves a file or tree into the trash (or removes it: `permanent`, trash off) and drops the user's shares below it. */
+    remove: (user: UserRecord, raw: string, permanent = false) => deleteResource(deps, user, { raw, permanent }),
     /** PATCH: copy or move. */
     patch: (user: UserRecord, req: PatchRequest) => patchResource(deps, user, req),
   };

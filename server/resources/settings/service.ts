@@ -11,6 +11,7 @@ import { validateRules } from '../../rules/rules';
 import { DEFAULT_ACTIVITY_DAYS } from '../../state/initial';
 import type { Branding, Settings, UserDefaults, UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
+import { trashSettingsOf } from '../../state/trash-records';
 
 export interface SettingsServiceDeps {
   store: Store;
@@ -42,6 +43,7 @@ export function settingsView(s: Settings): SettingsView {
     commands: structuredClone(e.commands),
     activityDays: s.activityDays ?? DEFAULT_ACTIVITY_DAYS,
     requireTotp: s.requireTotp === true,
+    trash: trashSettingsOf(s),
   };
 }
 
@@ -98,6 +100,7 @@ function merged(current: Settings, body: SettingsInput): Settings {
     activityDays: body.activityDays ?? current.activityDays ?? DEFAULT_ACTIVITY_DAYS,
     // filebrowser's clients do not know it: kept when missing.
     requireTotp: body.requireTotp ?? current.requireTotp ?? false,
+    trash: { ...trashSettingsOf(current), ...body.trash },
   });
 }
 

@@ -20,7 +20,7 @@ describe('GET /api/settings', () => {
     const res = await get(t);
     expect(res.statusCode).toBe(200);
     const body = res.json<View>();
-    expect(Object.keys(body).sort()).toEqual(['activityDays', 'authMethod', 'branding', 'commands', 'createUserDir', 'defaults', 'hideLoginButton', 'minimumPasswordLength', 'requireTotp', 'rules', 'shell', 'signup', 'tus', 'userHomeBasePath']);
+    expect(Object.keys(body).sort()).toEqual(['activityDays', 'authMethod', 'branding', 'commands', 'createUserDir', 'defaults', 'hideLoginButton', 'minimumPasswordLength', 'requireTotp', 'rules', 'shell', 'signup', 'trash', 'tus', 'userHomeBasePath']);
     expect(res.body).not.toContain(t.store.data().settings.key);
     expect(Object.keys(body.commands).sort()).toEqual(['after_copy', 'after_delete', 'after_rename', 'after_save', 'after_upload', 'before_copy', 'before_delete', 'before_rename', 'before_save', 'before_upload']);
   });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { Icon, type IconName } from '../../components/icon';
 import { canLogout, PRODUCT_NAME } from '../../lib/page-config';
-import { filesPath, loginPath, settingsPath, signupPath } from '../../paths';
+import { filesPath, loginPath, settingsPath, signupPath, trashPath } from '../../paths';
 import { abilitiesAtom } from '../../state/abilities';
 import { configAtom } from '../../state/config';
 import { showPromptAtom } from '../../state/prompts';
@@ -42,6 +42,7 @@ function SignedInItems() {
           <button type="button" className="nav-item" onClick={() => showPrompt({ kind: 'newFile' })}><Item icon="filePlus">{t('sidebar.newFile')}</Item></button>
         </>
       )}
+      <Link className="nav-item" href={trashPath()}><Item icon="trash">{t('trash.title')}</Item></Link>
       <Link className="nav-item" href={settingsPath('profile')}><Item icon="settings">{t('sidebar.settings')}</Item></Link>
       {canLogout(config) && (
         <button type="button" className="nav-item" onClick={logout}><Item icon="logout">{t('sidebar.logout')}</Item></button>

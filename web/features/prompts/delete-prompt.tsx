@@ -1,7 +1,8 @@
-import { useSetAtom } from 'jotai';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog';
 import { failureText } from '../../lib/notice';
+import { configAtom } from '../../state/config';
 import { deleteItemsAtom } from '../../state/file-ops';
 import type { Target } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
@@ -18,6 +19,8 @@ export function DeletePrompt({ items, onClose, onDone }: DeletePromptProps) {
   const { t } = useTranslation();
   const remove = useSetAtom(deleteItemsAtom);
   const notify = useSetAtom(notifyAtom);
+  // While the trash is on, the items move there and can be restored (beyond.md §3).
+  const toTrash = useAtomValue(configAtom).Trash;
   const confirm = (): void => {
     onClose();
     remove(items).then(() => onDone?.(), (error: unknown) => notify({ kind: 'error', message: failureText(error, true) }));
@@ -32,7 +35,7 @@ export function DeletePrompt({ items, onClose, onDone }: DeletePromptProps) {
         </>
       }>
       <p>{items.length === 1 && first ? t('prompts.deleteOne', { name: first.name }) : t('prompts.deleteMany', { count: items.length })}</p>
-      <p className="field-help">{t('prompts.deleteHint')}</p>
+      <p className="field-help">{toTrash ? t('trash.moveHint') : t('prompts.deleteHint')}</p>
     </Dialog>
   );
 }

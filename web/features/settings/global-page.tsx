@@ -17,6 +17,7 @@ import { RulesEditor } from './rules-editor';
 import { SettingsForm } from './settings-form';
 import { SettingsShell } from './settings-shell';
 import { UploadFields } from './upload-fields';
+import { TrashFields } from './trash-fields';
 
 type Flag = 'signup' | 'createUserDir' | 'hideLoginButton';
 const FLAGS: Flag[] = ['signup', 'createUserDir', 'hideLoginButton'];
@@ -38,6 +39,7 @@ function GlobalFields({ settings, patch }: { settings: SettingsView; patch: Patc
       <BrandingFields branding={settings.branding} onChange={(branding) => patch({ branding })} />
       <UploadFields tus={settings.tus} onChange={(tus) => patch({ tus })} />
       <ActivityDaysField value={settings.activityDays} onChange={(activityDays) => patch({ activityDays })} />
+      <TrashFields trash={settings.trash} onChange={(trash) => patch({ trash })} />
     </>
   );
 }

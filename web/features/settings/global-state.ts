@@ -33,6 +33,7 @@ export const saveSettingsAtom = atom(null, async (get, set, settings: SettingsVi
     Signup: settings.signup,
     HideLoginButton: settings.hideLoginButton,
     TusSettings: { chunkSize: tus.chunkSize, retryCount: tus.retryCount },
+    Trash: settings.trash.enabled,
   });
   set(brandingThemeAtom, branding.theme);
 });

@@ -41,7 +41,7 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   // Event hooks (api.md §9) run only with exec enabled; settings are read at each operation.
   const hooks = createHookRunner({ enabled: deps.config.enableExec, settings: () => deps.store.data().settings, env: deps.env ?? {} });
   const { previews, preview, subtitle } = mediaServices(app, deps, { gates, raw });
-  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews });
+  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews, workerSource: archiveWorkerSource(deps.assets) });
   const usage = createUsageService({ store: deps.store, gates });
   const tus = tusService(app, deps, { gates, hooks, previews });
   const shares = createSharesService({ store: deps.store, gates, config: deps.config });

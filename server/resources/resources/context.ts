@@ -15,6 +15,10 @@ export interface ResourcesDeps {
   hooks: HookRunner;
   /** Drops cached previews of a real path (overwrite, rename, delete; api.md §3.12). */
   previews?: { invalidate(realPath: string): Promise<void> };
+  /** Bytes a user's quota still leaves (null: no quota); extraction answers 507 beyond it (beyond.md §5, §6). */
+  quota?: { room(user: UserRecord): Promise<number | null> };
+  /** The archive worker's code (extraction decodes bzip2 and xz there); default: bundled from source. */
+  workerSource?: () => Promise<string>;
 }
 
 /** The signed-in user's gate, with the current settings. */

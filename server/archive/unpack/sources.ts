@@ -69,6 +69,23 @@ interface ZipItem {
 }
 
 const S_IFMT = 0o170000;
+const ZIP_PARALLEL = 4;
+
+/** Runs `work` over `list`, `limit` at a time; after a failure starts no more and rethrows it. */
+async function eachLimited<T>(list: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const lane = async (): Promise<void> => {
+    while (failure === undefined && next < list.length) {
+      const item = list[next++]!;
+      await work(item).catch((error: unknown) => {
+        failure ??= { error };
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, list.length) }, lane));
+  if (failure !== undefined) throw failure.error;
+}
 const S_IFLNK = 0o120000;
 const MAX_LINK = 4096;
 
@@ -148,10 +165,9 @@ export async function unzip(job: ReadJob, beforeWrite: () => Promise<void>): Pro
     for (const item of items) if (item.kind === 'symlink') job.staging.symlink(item.rel, await linkTarget(zip, item, job.names.get(item.rel) ?? item.rel));
     job.staging.checkLinks(job.names);
     await beforeWrite();
-    for (const item of items) {
-      if (item.kind === 'dir') await job.staging.dir(item.rel);
-      else if (item.kind === 'file') await job.staging.file(item.rel, readOrMalformed(await entryStream(zip, item.entry)));
-    }
+    for (const item of items) if (item.kind === 'dir') await job.staging.dir(item.rel);
+    // Several entries at once: one file's fsync or inflate overlaps the next one's reads.
+    await eachLimited(items.filter((i) => i.kind === 'file'), ZIP_PARALLEL, async (item) => job.staging.file(item.rel, readOrMalformed(await entryStream(zip, item.entry))));
   } finally {
     zip.close();
   }

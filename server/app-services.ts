@@ -49,7 +49,7 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const hooks = createHookRunner({ enabled: deps.config.enableExec, settings: () => deps.store.data().settings, env: deps.env ?? {} });
   const { previews, preview, subtitle } = mediaServices(app, deps, { gates, raw });
   const trash = trashService(app, deps, { gates, hooks, previews, ephemeral });
-  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews, trash });
+  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews, trash, workerSource: archiveWorkerSource(deps.assets) });
   const usage = createUsageService({ store: deps.store, gates });
   const tus = tusService(app, deps, { gates, hooks, previews });
   const shares = createSharesService({ store: deps.store, gates, config: deps.config });

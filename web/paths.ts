@@ -226,6 +226,11 @@ export function publicArchivePath(hash: string, paths: readonly string[], token?
   return withQuery(apiPaths.publicDownload(hash, '/'), { files: paths.map(encodePath).join(','), algo: 'zip', token });
 }
 
+/** PATCH ?action=extract of an archive into the folder `dest` (beyond.md §5), encoded as a copy's destination. */
+export function extractPath(archive: string, dest: string, override: boolean): string {
+  return `${apiPaths.resources(archive)}?action=extract&destination=${encodeURIComponent(encodePath(dest))}&override=${override}`;
+}
+
 /** The PATCH destination: per-segment encoded, then encoded once more (api.md §3.9 step 1). */
 export function patchPath(move: { action: 'copy' | 'rename'; from: string; to: string }, flags: { override: boolean; rename: boolean }): string {
   const destination = encodeURIComponent(encodePath(move.to));

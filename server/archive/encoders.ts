@@ -14,5 +14,9 @@ export async function createEncoder(format: WorkerFormat): Promise<ChunkEncoder>
       return (await import('./lz4-frame')).createLz4Encoder();
     case 'tarsz':
       return (await import('./snappy-framing')).createSnappyEncoder();
+    case 'unbz2':
+      return (await import('./unpack/bzip2-decoder')).createBzip2Decoder();
+    case 'unxz':
+      return (await import('./unpack/xz-decoder')).createXzDecoder();
   }
 }

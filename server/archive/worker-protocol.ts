@@ -1,5 +1,6 @@
 /** Formats whose compressor runs in a worker thread (WASM or pure JS, CPU-bound). */
-export type WorkerFormat = 'tarbz2' | 'tarxz' | 'tarlz4' | 'tarsz';
+/** Compressors, and the decompressors extraction uses ('unbz2', 'unxz'). */
+export type WorkerFormat = 'tarbz2' | 'tarxz' | 'tarlz4' | 'tarsz' | 'unbz2' | 'unxz';
 
 /**
  * Passed as workerData: which compressor the worker runs, or 'zip' (deflates small files for the

@@ -30,7 +30,7 @@ interface Coder {
 
 // The package's own loader finds liblzma.wasm through import.meta.url, which is empty once
 // bundled to CJS, and its `inline` entry carries a stale binary: hand it the bytes ourselves.
-function loadLiblzma(): Promise<LZMAModule> {
+export function loadLiblzma(): Promise<LZMAModule> {
   return initModule(() => createLZMA({ wasmBinary: liblzmaWasm, locateFile: (path: string) => path }));
 }
 

@@ -1,4 +1,4 @@
-import { apiPaths, joinPath, patchPath } from '../paths';
+import { apiPaths, extractPath, joinPath, patchPath } from '../paths';
 import { firstItems } from './first-items';
 import { fetchJson, fetchJsonAsItArrives, exchange } from './http';
 import type { DiskUsage, FileInfo, Resource } from './types';
@@ -74,6 +74,11 @@ export interface Move {
 /** PATCH /api/resources{from}?action=&destination=&override=&rename= (api.md §3.9). */
 export async function transferItem(move: Move, flags: TransferFlags): Promise<void> {
   await exchange(patchPath(move, flags), { method: 'PATCH' });
+}
+
+/** PATCH /api/resources{archive}?action=extract&destination=&override= (beyond.md §5). */
+export async function extractItem(archive: string, dest: string, override: boolean): Promise<void> {
+  await exchange(extractPath(archive, dest, override), { method: 'PATCH' });
 }
 
 export type ChecksumAlgo = 'md5' | 'sha1' | 'sha256' | 'sha512';

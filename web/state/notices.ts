@@ -6,7 +6,8 @@ export const SUCCESS_MS = 1000;
 /** At most this many notices at once: the oldest goes first. */
 const MAX_NOTICES = 5;
 
-export type NoticeKind = 'success' | 'error';
+/** 'progress': a running operation (an indeterminate wheel) until its caller dismisses it. */
+export type NoticeKind = 'success' | 'error' | 'progress';
 
 export interface Notice {
   id: number;
@@ -30,4 +31,11 @@ export const notifyAtom = atom(null, (get, set, notice: { kind: NoticeKind; mess
   const kept = notice.kind === 'error' ? get(noticesAtom).filter((n) => n.kind !== 'error') : get(noticesAtom);
   set(noticesAtom, [...kept, { id, ...notice }].slice(-MAX_NOTICES));
   if (notice.kind === 'success') setTimeout(() => set(dismissNoticeAtom, id), SUCCESS_MS);
+});
+
+/** Shows a progress notice (a running operation) and returns its id, for dismissNoticeAtom when it ends. */
+export const progressNoticeAtom = atom(null, (get, set, message: NoticeText): number => {
+  const id = nextId++;
+  set(noticesAtom, [...get(noticesAtom), { id, kind: 'progress' as const, message }].slice(-MAX_NOTICES));
+  return id;
 });

@@ -27,7 +27,8 @@ export type Prompt =
   | { kind: 'info'; items: readonly Target[] }
   | { kind: 'share'; item: Target }
   | { kind: 'shareDelete'; item: Target; hash: string }
-  | { kind: 'replaceRename'; transfer: Transfer };
+  | { kind: 'replaceRename'; transfer: Transfer }
+  | { kind: 'extract'; item: Target };
 
 export const promptAtom = atom<Prompt | null>(null);
 

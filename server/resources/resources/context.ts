@@ -17,6 +17,10 @@ export interface ResourcesDeps {
   previews?: { invalidate(realPath: string): Promise<void> };
   /** The recycle bin DELETE moves items into while it is on (resources/trash, beyond.md §3). */
   trash?: { isEnabled(): boolean; moveToTrash(user: UserRecord, gate: PathGate, target: Target): Promise<unknown> };
+  /** Bytes a user's quota still leaves (null: no quota); extraction answers 507 beyond it (beyond.md §5, §6). */
+  quota?: { room(user: UserRecord): Promise<number | null> };
+  /** The archive worker's code (extraction decodes bzip2 and xz there); default: bundled from source. */
+  workerSource?: () => Promise<string>;
 }
 
 /** The signed-in user's gate, with the current settings. */

@@ -9,6 +9,7 @@ import type { UserRecord } from '../../state/schema';
 import { checkDescendants } from './mutate';
 import { hookContext } from '../../hooks/context';
 import { gateOf, modesOf, type ResourcesDeps } from './context';
+import { extractResource } from './extract';
 
 type Action = 'copy' | 'rename';
 
@@ -67,10 +68,11 @@ function rebase(p: Plan): (path: string) => string {
 }
 
 /**
- * PATCH /api/resources{src}?action=copy|rename (§3.9): permission, rule and descendant checks,
+ * PATCH /api/resources{src}?action=copy|rename (§3.9), or extract (extract.ts): permission, rule and descendant checks,
  * then the copy or move between the `copy`/`rename` hooks.
  */
 export async function patchResource(deps: ResourcesDeps, user: UserRecord, req: PatchRequest): Promise<void> {
+  if (req.query.action === 'extract') return extractResource(deps, user, req);
   const { gate, plan: p } = await plan(deps, user, req);
   if (p.action === 'copy' && !user.perm.create) throw new AppError('forbidden');
   if (p.action === 'rename' && !user.perm.rename) throw new AppError('forbidden');

@@ -14,8 +14,8 @@ const VIEW_ICONS = { list: 'viewList', mosaic: 'viewGrid', 'mosaic gallery': 'vi
  * What stays on a bar too narrow for all (a phone), most important first: what acts on the
  * selection, then what brings files in; the rest goes into "More actions".
  */
-const ON_ITEMS = new Set(['share', 'rename', 'copy', 'move', 'paste', 'delete', 'shell']);
-const PRIORITY = ['delete', 'rename', 'move', 'copy', 'paste', 'share', 'upload', 'search', 'download', 'multiple', 'view', 'info', 'shell'];
+const ON_ITEMS = new Set(['share', 'rename', 'copy', 'move', 'paste', 'extract', 'delete', 'shell']);
+const PRIORITY = ['delete', 'rename', 'move', 'copy', 'paste', 'extract', 'share', 'upload', 'search', 'download', 'multiple', 'view', 'info', 'shell'];
 
 /**
  * The header actions of the files screen (ui.md): an action that needs a selection is disabled
@@ -44,6 +44,7 @@ export function Toolbar({ actions }: { actions: FileActions }) {
     { id: 'copy', icon: 'copy', label: t('actions.copy'), disabled: !can.copy, onClick: actions.copy, shown: has.copy },
     { id: 'move', icon: 'move', label: t('actions.move'), disabled: !can.move, onClick: actions.move, shown: has.move },
     { id: 'paste', icon: 'paste', label: t('actions.paste'), onClick: actions.paste, shown: can.paste },
+    { id: 'extract', icon: 'fileArchive', label: t('extract.action'), onClick: actions.extract, shown: can.extract },
     { id: 'delete', icon: 'trash', label: t('actions.delete'), disabled: !can.delete, onClick: actions.remove, shown: has.delete },
     { id: 'shell', icon: 'terminal', label: t('actions.toggleShell'), pressed: shellOpen, onClick: () => setShell(!shellOpen), shown: has.shell },
   ];

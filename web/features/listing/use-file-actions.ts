@@ -1,5 +1,6 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { apiUrl } from '../../api/http';
+import { extractableSuffix } from '../../lib/archive-name';
 import { startDownload } from '../../lib/download';
 import { failureText } from '../../lib/notice';
 import { apiPaths } from '../../paths';
@@ -12,8 +13,12 @@ import { searchOpenAtom } from '../../state/panels';
 import { showPromptAtom } from '../../state/prompts';
 
 /** What applies to the selection (enabled) of what the user may do at all (shown). */
-function applicable(has: Abilities, count: number, clipboard: Clipboard | null) {
+function applicable(has: Abilities, selected: readonly { name: string; isDir: boolean }[], clipboard: Clipboard | null) {
+  const count = selected.length;
+  const only = count === 1 ? selected[0] : undefined;
   return {
+    /** One archive selected (beyond.md §5): the create permission. */
+    extract: has.create && only !== undefined && !only.isDir && extractableSuffix(only.name) !== null,
     download: has.download,
     share: has.share && count === 1,
     rename: has.rename && count === 1,
@@ -44,7 +49,7 @@ export function useFileActions() {
   const items = (): Target[] => selected.map(targetOf);
   const first = selected[0] && targetOf(selected[0]);
 
-  const can = applicable(has, count, clipboard);
+  const can = applicable(has, selected, clipboard);
 
   const download = (): void => {
     // One file downloads directly; several items or none (the folder) ask for a format.
@@ -72,6 +77,7 @@ export function useFileActions() {
     copy: () => can.copy && showPrompt({ kind: 'copy', items: items() }),
     move: () => can.move && showPrompt({ kind: 'move', items: items() }),
     remove: () => can.delete && showPrompt({ kind: 'delete', items: items() }),
+    extract: () => first && can.extract && showPrompt({ kind: 'extract', item: first }),
     copyToClipboard: (key: 'c' | 'x') => count > 0 && setClipboard({ key, items: items(), path: folder }),
     paste,
     search: () => setSearch(true),

@@ -19,6 +19,14 @@ function Toast({ notice }: { notice: Notice }) {
   const dismiss = useSetAtom(dismissNoticeAtom);
   const text = useText(notice.message);
   const issueTracker = reportIssueUrl(config);
+  if (notice.kind === 'progress') {
+    return (
+      <div className="toast toast-progress" role="status">
+        <span className="spinner-wheel toast-icon" aria-hidden="true" />
+        <p className="toast-text">{text}</p>
+      </div>
+    );
+  }
   if (notice.kind === 'success') {
     return (
       <div className="toast toast-success" role="status">

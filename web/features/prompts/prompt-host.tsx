@@ -2,6 +2,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { closePromptAtom, promptAtom, type Prompt } from '../../state/prompts';
 import { DeletePrompt } from './delete-prompt';
 import { DownloadPrompt } from './download-prompt';
+import { ExtractPrompt } from './extract-prompt';
 import { HelpPrompt } from './help-prompt';
 import { InfoPrompt } from './info-prompt';
 import { NewItemPrompt } from './new-item-prompt';
@@ -25,6 +26,7 @@ function render(prompt: Prompt, close: () => void) {
     case 'share': return <SharePrompt item={prompt.item} onClose={close} />;
     case 'shareDelete': return <ShareDeletePrompt item={prompt.item} hash={prompt.hash} />;
     case 'replaceRename': return <ReplacePrompt transfer={prompt.transfer} onClose={close} />;
+    case 'extract': return <ExtractPrompt item={prompt.item} onClose={close} />;
   }
 }
 

@@ -73,8 +73,8 @@ async function refresh(ctx: DavCtx, target: Target, rootHref: string): Promise<D
  */
 export async function lockResource(ctx: DavCtx): Promise<DavReply> {
   const { deps, req } = ctx;
-  const doc = await readXml(req.body, header(req, 'content-length'));
   const target = await req.gate.resolve(req.path, 'write');
+  const doc = await readXml(req.body, header(req, 'content-length'));
   const s = await statOrNull(target);
   const rootHref = hrefOf(mountOf(deps), target.path, s?.effective.isDirectory() === true);
   if (!doc) return refresh(ctx, target, rootHref);

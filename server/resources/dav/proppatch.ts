@@ -61,8 +61,8 @@ function refused(list: readonly Instruction[]): PropStat[] | undefined {
  */
 export async function proppatch(ctx: DavCtx): Promise<DavReply> {
   const { deps, req } = ctx;
-  const list = parsePropertyUpdate(await readXml(req.body, header(req, 'content-length')));
   const target = await req.gate.resolve(req.path, 'write');
+  const list = parsePropertyUpdate(await readXml(req.body, header(req, 'content-length')));
   const s = await statOrNull(target);
   if (!s) throw new AppError('not_found');
   if (!req.user.perm.modify) throw new AppError('forbidden');

@@ -7,6 +7,7 @@ import { joinPath } from '../../fs/paths';
 import { header, keyOf, mountOf, statOrNull, type DavCtx, type DavReply } from './context';
 import type { DeadProperty } from './dead-props';
 import { hrefOf } from './href';
+import { checkConditions } from './conditions';
 import { isLiveProp, liveProp, LIVE_PROPS, type LockView, type Resource } from './live-props';
 import type { DavLock } from './locks';
 import { emptyElement, errorBody, multistatusOf, renderEntry, type DavResponseEntry, type PropStat } from './xml-render';
@@ -125,6 +126,7 @@ export async function propfind({ deps, req }: DavCtx): Promise<DavReply> {
   const s = await statOrNull(target);
   if (!s) throw new AppError('not_found');
   if (!s.effective.isDirectory() && !req.user.perm.download) throw new AppError('forbidden');
+  await checkConditions({ deps, req }, target, []);
   const mount = mountOf(deps);
   const self: Resource = { path: target.path, href: hrefOf(mount, target.path, s.effective.isDirectory()), stat: s.effective, key: keyOf(target) };
   const resources = [self];

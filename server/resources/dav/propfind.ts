@@ -21,7 +21,14 @@ interface PropName {
 /** What a PROPFIND asks for (RFC 4918 §9.1). */
 export type PropfindQuery = { mode: 'prop'; names: PropName[] } | { mode: 'allprop'; include: PropName[] } | { mode: 'propname' };
 
-const namesIn = (el: XmlElement): PropName[] => elementsOf(el).map((c) => ({ ns: c.ns, name: c.name }));
+/** More names than any client asks for would make a large listing quadratic: refused. */
+const MAX_NAMES = 1000;
+
+function namesIn(el: XmlElement): PropName[] {
+  const names = elementsOf(el).map((c) => ({ ns: c.ns, name: c.name }));
+  if (names.length > MAX_NAMES) throw new AppError('bad_request', `at most ${MAX_NAMES} properties per request`);
+  return names;
+}
 
 /** Reads a propfind body: none is allprop; anything but a DAV:propfind with prop, allprop or propname is 400. */
 export function parsePropfind(doc: XmlElement | undefined): PropfindQuery {

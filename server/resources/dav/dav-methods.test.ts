@@ -86,6 +86,15 @@ describe('WebDAV GET, PUT, MKCOL, DELETE', () => {
     expect(await readFile(join(t.root, 'docs/new.bin'), 'utf8')).toBe('xyz');
   });
 
+  it('honours If-Match and If-None-Match: * on PUT', async () => {
+    expect((await dav('PUT', '/dav/docs/a.txt', { body: 'x', headers: { 'if-none-match': '*' } })).statusCode).toBe(412);
+    expect((await dav('PUT', '/dav/docs/a.txt', { body: 'x', headers: { 'if-match': '"nope"' } })).statusCode).toBe(412);
+    expect((await dav('PUT', '/dav/docs/fresh.txt', { body: 'x', headers: { 'if-match': '*' } })).statusCode).toBe(412);
+    const etag = String((await dav('HEAD', '/dav/docs/a.txt')).headers.etag);
+    expect((await dav('PUT', '/dav/docs/a.txt', { body: 'x', headers: { 'if-match': etag } })).statusCode).toBe(204);
+    expect((await dav('PUT', '/dav/docs/new.txt', { body: 'x', headers: { 'if-none-match': '*' } })).statusCode).toBe(201);
+  });
+
   it('refuses PUT without a parent (409) and onto a folder (405)', async () => {
     expect((await dav('PUT', '/dav/nope/x.txt', { body: 'x' })).statusCode).toBe(409);
     expect((await dav('PUT', '/dav/docs', { body: 'x' })).statusCode).toBe(405);

@@ -18,6 +18,16 @@ function ocMtime(value: string | undefined): number | undefined {
   return n;
 }
 
+/** RFC 9110 §13.1.1-2 on a write: If-Match (a current tag, or * for an existing file) and If-None-Match: *. */
+function checkMatch(ctx: DavCtx, etag: string | undefined): void {
+  const match = header(ctx.req, 'if-match')?.trim();
+  const noneMatch = header(ctx.req, 'if-none-match')?.trim();
+  if (noneMatch === '*' && etag !== undefined) throw new AppError('precondition_failed');
+  if (match === undefined) return;
+  const tags = match.split(',').map((t) => t.trim());
+  if (etag === undefined || (!tags.includes('*') && !tags.includes(etag))) throw new AppError('precondition_failed');
+}
+
 /** 409 unless the parent of `target` is an existing collection (RFC 4918 §9.7.1, §9.3.1). */
 export async function requireParent(ctx: DavCtx, target: Target): Promise<void> {
   const parent = await ctx.req.gate.resolve(parentPath(target.path), 'read', { unchecked: true });
@@ -39,6 +49,7 @@ export async function putResource(ctx: DavCtx): Promise<DavReply> {
   if (!(before ? req.user.perm.modify : req.user.perm.create)) throw new AppError('forbidden');
   await requireParent(ctx, target);
   await checkConditions(ctx, target, [{ target, member: !before }]);
+  checkMatch(ctx, before ? etagOf(before.effective) : undefined);
   if (before) await deps.previews?.invalidate(target.lexical);
   let written: BigIntStats | undefined;
   const write = async (): Promise<BigIntStats> => (written = await writeFileAtomic(target, req.body, modesOf(deps)));

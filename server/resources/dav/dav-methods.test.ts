@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_ADMIN, type TestApp } from '../../../tests/support/test-app';
+import { parseXml } from './xml';
 
 let t: TestApp;
 const auth = `Basic ${Buffer.from(`${TEST_ADMIN.username}:${TEST_ADMIN.password}`).toString('base64')}`;
@@ -278,5 +279,19 @@ describe('WebDAV If on reads and tagged lists', () => {
     const token = String(lock.headers['lock-token']).slice(1, -1);
     const tagged = `<http://public.example/dav/docs/> (<${token}>)`;
     expect((await dav('PUT', '/dav/docs/a.txt', { body: 'z', headers: { if: tagged } })).statusCode).toBe(204);
+  });
+});
+
+describe('WebDAV PROPFIND of a large folder', () => {
+  it('streams a well-formed multistatus with every entry', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    await mkdir(join(t.root, 'many'));
+    for (let i = 0; i < 2500; i++) await writeFile(join(t.root, 'many', `f ${i}.txt`), 'x');
+    const res = await dav('PROPFIND', '/dav/many/', { headers: { depth: '1' }, body: '<D:propfind xmlns:D="DAV:"><D:prop><D:getetag/></D:prop></D:propfind>' });
+    expect(res.statusCode).toBe(207);
+    expect(res.headers['content-length']).toBeUndefined();
+    const doc = parseXml(res.body);
+    expect(doc.children.filter((c) => typeof c === 'object')).toHaveLength(2501);
+    expect(res.body).toContain('<D:href>/dav/many/f%202499.txt</D:href>');
   });
 });

@@ -1,4 +1,5 @@
 import type { BigIntStats } from 'node:fs';
+import { Readable } from 'node:stream';
 import { AppError } from '../../errors';
 import { isWithin } from '../../lib/within';
 import { statTarget } from '../../fs/info';
@@ -10,7 +11,7 @@ import { hrefOf } from './href';
 import { checkConditions } from './conditions';
 import { isLiveProp, liveProp, LIVE_PROPS, type LockView, type Resource } from './live-props';
 import type { DavLock } from './locks';
-import { emptyElement, errorBody, multistatusOf, renderEntry, type DavResponseEntry, type PropStat } from './xml-render';
+import { emptyElement, errorBody, MULTISTATUS_CLOSE, MULTISTATUS_OPEN, multistatusOf, renderEntry, type PropStat } from './xml-render';
 import { DAV_NS, elementsOf, isElement, readXml, type XmlElement } from './xml';
 
 interface PropName {
@@ -85,13 +86,13 @@ function lockViewOf(r: Resource, all: readonly DavLock[], mount: string): LockVi
   return { locks, rootHref, now: Date.now() };
 }
 
-async function childResources(ctx: ListContext, dir: Resource, mount: string): Promise<Resource[]> {
-  const names = (await readNames(ctx.dir)).filter((n) => isVisible(ctx, n));
-  const out: Resource[] = [];
+/** The visible children of a folder, stat'ed a chunk at a time (yielding to the event loop between chunks). */
+async function* childChunks(ctx: ListContext, dir: Resource, names: readonly string[]): AsyncGenerator<Resource[]> {
   // The folder's href is encoded once; each child adds its encoded name.
-  const base = hrefOf(mount, dir.path, true);
+  const base = dir.href;
   for (let i = 0; i < names.length; i += STAT_CHUNK) {
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    const out: Resource[] = [];
     for (const name of names.slice(i, i + STAT_CHUNK)) {
       const entry = statEntry(ctx, name);
       const path = joinPath(dir.path, name);
@@ -99,8 +100,17 @@ async function childResources(ctx: ListContext, dir: Resource, mount: string): P
       if (stat?.isSymbolicLink()) stat = await linkedStat(ctx, path);
       if (stat) out.push({ path, href: `${base}${encodeURIComponent(name)}${stat.isDirectory() ? '/' : ''}`, stat, key: joinPath(ctx.dirReal, name) });
     }
+    yield out;
   }
-  return out;
+}
+
+/** Folders with more entries than this answer as a stream: memory stays bounded (no Content-Length then). */
+const STREAM_ABOVE = 2000;
+
+async function* streamed(first: string, chunks: AsyncGenerator<Resource[]>, render: (r: Resource) => string): AsyncGenerator<string> {
+  yield MULTISTATUS_OPEN + first;
+  for await (const chunk of chunks) yield chunk.map(render).join('');
+  yield MULTISTATUS_CLOSE;
 }
 
 /** A symlink's target, when the gate lets it be followed; null leaves it out. */
@@ -114,6 +124,8 @@ async function linkedStat(ctx: ListContext, path: string): Promise<BigIntStats |
   }
 }
 
+const XML_TYPE = { 'content-type': 'application/xml; charset=utf-8' };
+
 function depthOf(value: string | undefined): '0' | '1' | 'infinity' {
   const d = (value ?? '1').trim().toLowerCase();
   if (d === '0' || d === '1' || d === 'infinity') return d;
@@ -126,7 +138,7 @@ function depthOf(value: string | undefined): '0' | '1' | 'infinity' {
  */
 export async function propfind({ deps, req }: DavCtx): Promise<DavReply> {
   const depth = depthOf(header(req, 'depth'));
-  if (depth === 'infinity') return { status: 403, headers: { 'content-type': 'application/xml; charset=utf-8' }, body: errorBody('propfind-finite-depth') };
+  if (depth === 'infinity') return { status: 403, headers: XML_TYPE, body: errorBody('propfind-finite-depth') };
   // The path first: a path the rules deny answers 403/404 whatever the body says.
   const target = await req.gate.resolve(req.path);
   const query = parsePropfind(await readXml(req.body, header(req, 'content-length')));
@@ -135,18 +147,18 @@ export async function propfind({ deps, req }: DavCtx): Promise<DavReply> {
   if (!s.effective.isDirectory() && !req.user.perm.download) throw new AppError('forbidden');
   await checkConditions({ deps, req }, target, []);
   const mount = mountOf(deps);
-  const self: Resource = { path: target.path, href: hrefOf(mount, target.path, s.effective.isDirectory()), stat: s.effective, key: keyOf(target) };
-  const resources = [self];
-  if (depth === '1' && s.effective.isDirectory()) {
-    const ctx = await listContext(req.gate, target, { modify: false, sniff: 'off' });
-    // A listing needs only a signed-in user (beyond.md §1), as GET /api/resources of a folder.
-    resources.push(...(await childResources(ctx, self, mount)));
-  }
+  const isDir = s.effective.isDirectory();
+  const self: Resource = { path: target.path, href: hrefOf(mount, target.path, isDir), stat: s.effective, key: keyOf(target) };
   const locks = await deps.locks.within('/');
-  let rendered = '';
-  for (const r of resources) {
-    const entry: DavResponseEntry = { href: r.href, propstats: describeResource(r, query, { dead: deps.props.of(r.key), lockView: () => lockViewOf(r, locks, mount) }) };
-    rendered += renderEntry(entry);
+  const render = (r: Resource): string => renderEntry({ href: r.href, propstats: describeResource(r, query, { dead: deps.props.of(r.key), lockView: () => lockViewOf(r, locks, mount) }) });
+  let rendered = render(self);
+  if (depth === '1' && isDir) {
+    // A listing needs only a signed-in user (beyond.md §1), as GET /api/resources of a folder.
+    const ctx = await listContext(req.gate, target, { modify: false, sniff: 'off' });
+    const names = (await readNames(ctx.dir)).filter((n) => isVisible(ctx, n));
+    const chunks = childChunks(ctx, self, names);
+    if (names.length > STREAM_ABOVE) return { status: 207, headers: XML_TYPE, body: Readable.from(streamed(rendered, chunks, render)) };
+    for await (const chunk of chunks) for (const r of chunk) rendered += render(r);
   }
-  return { status: 207, headers: { 'content-type': 'application/xml; charset=utf-8' }, body: multistatusOf(rendered) };
+  return { status: 207, headers: XML_TYPE, body: multistatusOf(rendered) };
 }

@@ -94,9 +94,13 @@ export function multistatus(entries: readonly DavResponseEntry[]): string {
   return multistatusOf(entries.map(renderEntry).join(''));
 }
 
+/** The start and the end of a 207 body, for one streamed in parts. */
+export const MULTISTATUS_OPEN = `${XML_HEAD}<D:multistatus xmlns:D="DAV:">`;
+export const MULTISTATUS_CLOSE = '</D:multistatus>\n';
+
 /** A 207 body around responses already rendered. */
 export function multistatusOf(rendered: string): string {
-  return `${XML_HEAD}<D:multistatus xmlns:D="DAV:">${rendered}</D:multistatus>\n`;
+  return `${MULTISTATUS_OPEN}${rendered}${MULTISTATUS_CLOSE}`;
 }
 
 /** An error body of RFC 4918 §16 holding one precondition element, e.g. `<D:propfind-finite-depth/>`. */

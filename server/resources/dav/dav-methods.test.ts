@@ -51,6 +51,14 @@ describe('WebDAV OPTIONS and PROPFIND', () => {
     expect(res.body).toMatch(/<D:nothing\/><\/D:prop><D:status>HTTP\/1.1 404 Not Found/);
   });
 
+  it('never dates a file before 1970 (macOS Finder chokes on it)', async () => {
+    const { utimes } = await import('node:fs/promises');
+    const old = new Date('1960-01-01T00:00:00Z');
+    await utimes(join(t.root, 'docs/a.txt'), old, old);
+    const res = await dav('PROPFIND', '/dav/docs/a.txt', { headers: { depth: '0' } });
+    expect(res.body).toContain('<D:getlastmodified>Thu, 01 Jan 1970 00:00:00 GMT</D:getlastmodified>');
+  });
+
   it('refuses Depth infinity with propfind-finite-depth', async () => {
     const res = await dav('PROPFIND', '/dav/', { headers: { depth: 'infinity' } });
     expect(res.statusCode).toBe(403);

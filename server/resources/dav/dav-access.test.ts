@@ -125,6 +125,19 @@ describe('WebDAV permissions (beyond.md §1)', () => {
     expect([400, 403, 404]).toContain(await as('GET', url));
   });
 
+  it('lets a create-only user finish the upload of a name it locked (Finder, Windows)', async () => {
+    const { app } = await appWithUser({ create: true, download: true });
+    const headers = { authorization: basic('bob', defaultPasswordOf('bob')), host: 'localhost' };
+    const lockinfo = '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
+    const lock = await app.app.inject({ method: 'LOCK', url: '/dav/new.txt', headers, payload: lockinfo });
+    expect(lock.statusCode).toBe(201);
+    const token = String(lock.headers['lock-token']).slice(1, -1);
+    const put = await app.app.inject({ method: 'PUT', url: '/dav/new.txt', headers: { ...headers, if: `(<${token}>)` }, payload: 'body' });
+    expect(put.statusCode).toBe(204);
+    const again = await app.app.inject({ method: 'PUT', url: '/dav/new.txt', headers: { ...headers, if: `(<${token}>)` }, payload: 'more' });
+    expect(again.statusCode).toBe(403);
+  });
+
   it('keeps locks between users: another user cannot use or remove mine', async () => {
     const { app, as } = await appWithUser({ download: true, modify: true, create: true });
     const lockinfo = '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';

@@ -7,8 +7,9 @@ import { etagOf } from '../../fs/stat-format';
 import { setModified } from '../../fs/times';
 import { discardFile, writeFileAtomic } from '../../fs/write';
 import { hookContext } from '../../hooks/context';
-import { checkConditions } from './conditions';
-import { header, modesOf, statOrNull, type DavCtx, type DavReply } from './context';
+import { checkConditions, ifListsOf } from './conditions';
+import { submittedTokens } from './if-header';
+import { header, keyOf, modesOf, statOrNull, type DavCtx, type DavReply } from './context';
 
 /** `X-OC-Mtime: <unix seconds>` (ownCloud, rclone): undefined when absent, 400 when not a number. */
 function ocMtime(value: string | undefined): number | undefined {
@@ -26,6 +27,15 @@ function checkMatch(ctx: DavCtx, etag: string | undefined): void {
   if (match === undefined) return;
   const tags = match.split(',').map((t) => t.trim());
   if (etag === undefined || (!tags.includes('*') && !tags.includes(etag))) throw new AppError('precondition_failed');
+}
+
+/** True when an empty file is locked by this user with a token the request submits. */
+async function ownLockNull(ctx: DavCtx, target: Target, size: bigint): Promise<boolean> {
+  if (size !== 0n) return false;
+  const tokens = submittedTokens(ifListsOf(ctx));
+  if (tokens.size === 0) return false;
+  const locks = await ctx.deps.locks.covering(keyOf(target));
+  return locks.some((l) => l.key === keyOf(target) && l.userId === ctx.req.user.id && tokens.has(l.token));
 }
 
 /** 409 unless the parent of `target` is an existing collection (RFC 4918 §9.7.1, §9.3.1). */
@@ -46,7 +56,10 @@ export async function putResource(ctx: DavCtx): Promise<DavReply> {
   const target = await req.gate.resolve(req.path, 'write');
   const before = await statOrNull(target);
   if (before?.effective.isDirectory() || req.path.endsWith('/')) throw new AppError('method_not_allowed', undefined, { allow: 'OPTIONS, PROPFIND, PROPPATCH, DELETE, COPY, MOVE, LOCK, UNLOCK' });
-  if (!(before ? req.user.perm.modify : req.user.perm.create)) throw new AppError('forbidden');
+  // The first PUT into an empty file this user's LOCK created (Finder and Windows lock a new name
+  // first) is still the upload of a new file: `create` is enough, and the upload hooks run.
+  const fresh = !before || (await ownLockNull(ctx, target, before.effective.size));
+  if (!(fresh ? req.user.perm.create : req.user.perm.modify)) throw new AppError('forbidden');
   await requireParent(ctx, target);
   await checkConditions(ctx, target, [{ target, member: !before }]);
   checkMatch(ctx, before ? etagOf(before.effective) : undefined);
@@ -54,7 +67,7 @@ export async function putResource(ctx: DavCtx): Promise<DavReply> {
   let written: BigIntStats | undefined;
   const write = async (): Promise<BigIntStats> => (written = await writeFileAtomic(target, req.body, modesOf(deps)));
   try {
-    await deps.hooks.around(before ? 'save' : 'upload', hookContext(req.gate, req.user, { file: target }), write);
+    await deps.hooks.around(fresh ? 'upload' : 'save', hookContext(req.gate, req.user, { file: target }), write);
   } catch (err) {
     // A new file whose after-hook failed is removed, as the API's upload does (api.md §3.6 step 5).
     if (!before && written) await discardFile(target, written);

@@ -1,7 +1,7 @@
 import type { AppDeps } from './app';
 import type { FastifyInstance } from 'fastify';
 import { createSessionTracker } from './accounts/sessions';
-import { createThrottle } from './lib/throttle';
+import { createThrottle, type Throttle } from './lib/throttle';
 import { watchIdleMemory } from './lib/idle-memory';
 import { releaseKeptChunks } from './http/chunk-pool';
 import { registerTokens } from './plugins/tokens';
@@ -35,6 +35,11 @@ import { entryRecorder, type ActivityLog } from './activity/entry';
 import { openActivityLog } from './activity/open-log';
 import { createActivityService } from './resources/activity/service';
 import { trashService } from './resources/trash/compose';
+import { createDavService } from './resources/dav/service';
+import type { DavDeps } from './resources/dav/context';
+import { createBasicAuth } from './resources/dav/auth';
+import { createDavLocks } from './resources/dav/locks';
+import { createDavProperties } from './resources/dav/dead-props';
 
 
 /** Composes the services the route table hands to the resources; no route is registered here. */
@@ -59,7 +64,8 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   // API tokens and two-factor sign-in (beyond.md §4.1, §4.2): state in the store, failures in the one throttle.
   const apiTokens = createTokensService({ store: deps.store });
   const totp = createTotpService({ store: deps.store, throttle });
-  return { apiTokens, totp, ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command, trash };
+  const dav = davService(deps, { ephemeral, throttle, gates, hooks, raw, previews, trash });
+  return { apiTokens, totp, ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command, trash, dav };
 }
 
 /** What composeServices hands to the route table. */
@@ -125,4 +131,23 @@ function tusService(app: FastifyInstance, deps: AppDeps, parts: { gates: GateFac
     done();
   });
   return createTusService({ store: deps.store, ...parts, registry, report: (err) => app.log.warn({ err }, 'after upload') });
+}
+
+/** WebDAV (beyond.md §1): Basic auth through the sign-in throttle, locks on the shared-ephemeral store, dead properties in the state. */
+function davService(deps: AppDeps, parts: { ephemeral: Ephemeral; throttle: Throttle; gates: GateFactory; hooks: HookRunner; raw: RawService; previews: PreviewService; trash: DavDeps['trash'] }) {
+  const { raw } = parts;
+  const rawFile: RawFileServer = (gate, r) => raw.serve(gate, { ...r, query: r.inline ? { inline: 'true' } : {}, signal: new AbortController().signal, onSkip: () => undefined });
+  return createDavService({
+    store: deps.store,
+    baseURL: deps.config.baseURL,
+    disabled: deps.config.disableWebDAV,
+    gates: parts.gates,
+    hooks: parts.hooks,
+    rawFile,
+    previews: parts.previews,
+    auth: createBasicAuth({ store: deps.store, throttle: parts.throttle }),
+    locks: createDavLocks(parts.ephemeral),
+    props: createDavProperties(deps.store),
+    trash: parts.trash,
+  });
 }

@@ -29,6 +29,7 @@ import { activityPlugin } from './plugins/activity';
 import { tokensRoutes } from './resources/tokens/routes';
 import { totpRoutes } from './resources/totp/routes';
 import { trashRoutes } from './resources/trash/routes';
+import { davRoutes } from './resources/dav/routes';
 import type { Store } from './state/store';
 import { type Ephemeral } from './state/ephemeral';
 
@@ -110,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.register(web.routes);
   app.register(authRoutes, { auth: s.auth, addressOf });
   app.register(publicRoutes, { public: s.publicAccess, addressOf });
+  app.register(davRoutes, { dav: s.dav, addressOf });
 
   app.register(async (signedIn) => signedInRoutes(signedIn, deps, { ...s, addressOf }));
   await app.ready();

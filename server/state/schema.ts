@@ -189,4 +189,13 @@ export interface Database {
   totp?: TotpRecord[];
   /** Recycle bin records (beyond.md §3); absent in older files. */
   trash?: TrashRecord[];
+  /** WebDAV dead properties by the resource's real path (beyond.md §1); absent until one is set. */
+  davProperties?: Record<string, DeadProperty[]>;
+}
+
+/** A WebDAV dead property: its name and the whole element as a self-contained XML fragment. */
+export interface DeadProperty {
+  ns: string;
+  name: string;
+  xml: string;
 }

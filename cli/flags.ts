@@ -85,6 +85,8 @@ export const SERVE_ONLY_FLAGS: readonly FlagDef[] = [
   bool('noauth', false, 'first run only: sign everyone in as the first user', ENV),
   str('username', 'admin', 'first run only: name of the first (admin) user', ENV),
   str('password', '', 'first run only: bcrypt hash of the first user\'s password (see filemgr hash); empty = random, printed on a terminal, else written to <database>.admin-password', ENV),
+  // The alias gives the environment name FILEMGR_DISABLE_WEBDAV (beyond.md §1) beside FILEMGR_DISABLE_WEB_DAV.
+  bool('disableWebDAV', false, 'stop serving WebDAV at <baseURL>/dav/ (it answers 404)', { aliases: ['disableWebdav'], ...ENV }),
   str('redisCacheUrl', '', 'accepted for filebrowser compatibility and ignored: upload state stays in this process', { deprecated: ['redis-cache-url'], ...ENV }),
 ];
 

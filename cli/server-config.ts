@@ -98,6 +98,7 @@ export function resolveServerConfig(flags: FlagValues, stored: ServerSettings, c
     enableExec: server.enableExec,
     typeDetectionByHeader: server.typeDetectionByHeader,
     followExternalSymlinks: server.followExternalSymlinks,
+    disableWebDAV: flags.bool('disableWebDAV'),
     trustedProxies: checkTrustedProxies(flags.list('trustedProxy')),
     databasePath: ctx.database,
     version: VERSION,

@@ -22,6 +22,8 @@ export interface ServerConfig {
   enableExec: boolean;
   typeDetectionByHeader: boolean;
   followExternalSymlinks: boolean;
+  /** `--disableWebDAV`: `<baseURL>/dav/` answers 404 and the profile page hides the WebDAV address. */
+  disableWebDAV: boolean;
   /** Peers (IPs or CIDRs) whose X-Forwarded-For is believed. */
   trustedProxies: string[];
   /** The database file, so the server never lists, serves or touches it (api.md §14). */
@@ -50,6 +52,7 @@ export function defaultServerConfig(overrides: Partial<ServerConfig> = {}): Serv
     enableExec: false,
     typeDetectionByHeader: true,
     followExternalSymlinks: false,
+    disableWebDAV: false,
     trustedProxies: [],
     databasePath: '',
     version: '0.0.0',

@@ -30,6 +30,7 @@ import './styles/share-page.css';
 import './styles/preview.css';
 import './styles/menu.css';
 import './styles/markdown.css';
+import './styles/dav.css';
 
 declare global {
   interface Window {

@@ -63,6 +63,11 @@ export function sharePath(hash: string, path = ''): string {
   return `/share/${encodeURIComponent(hash)}${encodePath(path)}`;
 }
 
+/** The WebDAV mount of the signed-in user's scope (beyond.md §1), as a client types it. */
+export function davAddress(origin: string, base: string): string {
+  return `${origin}${base}/dav/`;
+}
+
 export function errorPath(status: ErrorStatus): string {
   return `/${status}`;
 }

@@ -56,6 +56,7 @@ export function buildPageConfig(input: PageConfigInput): PageConfig {
     Theme: branding.theme,
     TusSettings: { chunkSize: tus.chunkSize, retryCount: tus.retryCount },
     Version: config.version,
+    webdav: !config.disableWebDAV,
   };
 }
 

@@ -10,6 +10,7 @@ import { PasswordCard } from './password-card';
 import { SettingsForm } from './settings-form';
 import { SettingsShell } from './settings-shell';
 import { saveProfileAtom, type ProfileChoices } from './state';
+import { WebdavCard } from './webdav-card';
 
 type Flag = 'hideDotfiles' | 'singleClick' | 'dateFormat';
 const FLAGS: Flag[] = ['hideDotfiles', 'singleClick', 'dateFormat'];
@@ -52,6 +53,7 @@ export function ProfilePage() {
     <SettingsShell>
       <ProfileCard />
       {canChangePassword && <PasswordCard />}
+      <WebdavCard />
     </SettingsShell>
   );
 }

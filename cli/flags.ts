@@ -81,12 +81,11 @@ export const SERVE_ONLY_FLAGS: readonly FlagDef[] = [
   mode('socketPerm', 0o666, 'permissions of the unix socket, octal', { deprecated: ['socket-perm'], ...ENV }),
   str('cacheDir', '', 'preview cache directory (created 0700); empty = no cache', { deprecated: ['cache-dir'], ...ENV }),
   int('imageProcessors', 4, 'concurrent image resizes', { min: 1, deprecated: ['img-processors'], ...ENV }),
+  bool('disableWebDAV', false, 'stop serving WebDAV at <baseURL>/dav/', { aliases: ['disableWebdav'], ...ENV }),
   list('trustedProxy', [], 'proxy address or CIDR whose X-Forwarded-For is believed (repeatable)', ENV),
   bool('noauth', false, 'first run only: sign everyone in as the first user', ENV),
   str('username', 'admin', 'first run only: name of the first (admin) user', ENV),
   str('password', '', 'first run only: bcrypt hash of the first user\'s password (see filemgr hash); empty = random, printed on a terminal, else written to <database>.admin-password', ENV),
-  // The alias gives the environment name FILEMGR_DISABLE_WEBDAV (beyond.md §1) beside FILEMGR_DISABLE_WEB_DAV.
-  bool('disableWebDAV', false, 'stop serving WebDAV at <baseURL>/dav/ (it answers 404)', { aliases: ['disableWebdav'], ...ENV }),
   str('redisCacheUrl', '', 'accepted for filebrowser compatibility and ignored: upload state stays in this process', { deprecated: ['redis-cache-url'], ...ENV }),
 ];
 

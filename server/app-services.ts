@@ -1,7 +1,7 @@
 import type { AppDeps } from './app';
 import type { FastifyInstance } from 'fastify';
 import { createSessionTracker } from './accounts/sessions';
-import { createThrottle } from './lib/throttle';
+import { createThrottle, type Throttle } from './lib/throttle';
 import { watchIdleMemory } from './lib/idle-memory';
 import { releaseKeptChunks } from './http/chunk-pool';
 import { registerTokens } from './plugins/tokens';
@@ -29,6 +29,10 @@ import { createPublicService } from './resources/public/service';
 import { createSharesService } from './resources/shares/service';
 import { createUsersService } from './resources/users/service';
 import { createMemoryEphemeral, type Ephemeral } from './state/ephemeral';
+import { createDavService } from './resources/dav/service';
+import { createBasicAuth } from './resources/dav/auth';
+import { createDavLocks } from './resources/dav/locks';
+import { createDavProperties } from './resources/dav/dead-props';
 
 
 /** Composes the services the route table hands to the resources; no route is registered here. */
@@ -47,7 +51,8 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const shares = createSharesService({ store: deps.store, gates, config: deps.config });
   const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle });
   const command = createCommandService({ store: deps.store, gates, enabled: deps.config.enableExec, env: deps.env ?? {} });
-  return { ephemeral, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command };
+  const dav = davService(deps, { ephemeral, throttle, gates, hooks, raw, previews });
+  return { ephemeral, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command, dav };
 }
 
 /** What composeServices hands to the route table. */
@@ -108,4 +113,22 @@ function tusService(app: FastifyInstance, deps: AppDeps, parts: { gates: GateFac
     done();
   });
   return createTusService({ store: deps.store, ...parts, registry, report: (err) => app.log.warn({ err }, 'after upload') });
+}
+
+/** WebDAV (beyond.md §1): Basic auth through the sign-in throttle, locks on the shared-ephemeral store, dead properties in the state. */
+function davService(deps: AppDeps, parts: { ephemeral: Ephemeral; throttle: Throttle; gates: GateFactory; hooks: HookRunner; raw: RawService; previews: PreviewService }) {
+  const { raw } = parts;
+  const rawFile: RawFileServer = (gate, r) => raw.serve(gate, { ...r, query: r.inline ? { inline: 'true' } : {}, signal: new AbortController().signal, onSkip: () => undefined });
+  return createDavService({
+    store: deps.store,
+    baseURL: deps.config.baseURL,
+    disabled: deps.config.disableWebDAV,
+    gates: parts.gates,
+    hooks: parts.hooks,
+    rawFile,
+    previews: parts.previews,
+    auth: createBasicAuth({ store: deps.store, throttle: parts.throttle }),
+    locks: createDavLocks(parts.ephemeral),
+    props: createDavProperties(deps.store),
+  });
 }

@@ -24,6 +24,7 @@ import { usersRoutes } from './resources/users/routes';
 import { commandRoutes } from './resources/command/routes';
 import { publicRoutes } from './resources/public/routes';
 import { sharesRoutes } from './resources/shares/routes';
+import { davRoutes } from './resources/dav/routes';
 import type { Store } from './state/store';
 import { type Ephemeral } from './state/ephemeral';
 
@@ -103,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.register(web.routes);
   app.register(authRoutes, { auth: s.auth, addressOf });
   app.register(publicRoutes, { public: s.publicAccess, addressOf });
+  app.register(davRoutes, { dav: s.dav, addressOf });
 
   app.register(async (signedIn) => signedInRoutes(signedIn, deps, s));
   await app.ready();

@@ -22,7 +22,7 @@ export interface ServerConfig {
   enableExec: boolean;
   typeDetectionByHeader: boolean;
   followExternalSymlinks: boolean;
-  /** `--disableWebDAV`: `<baseURL>/dav/` answers 404 and the profile page hides the WebDAV address. */
+  /** --disableWebDAV: /dav/ answers 404 (beyond.md §1). */
   disableWebDAV: boolean;
   /** Peers (IPs or CIDRs) whose X-Forwarded-For is believed. */
   trustedProxies: string[];

@@ -13,9 +13,11 @@ export const errorStatus = {
   too_large: 413,
   unsupported_media_type: 415,
   range_not_satisfiable: 416,
+  locked: 423,
   too_many_requests: 429,
   internal: 500,
   not_implemented: 501,
+  bad_gateway: 502,
   insufficient_storage: 507,
 } as const;
 

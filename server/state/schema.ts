@@ -128,4 +128,13 @@ export interface Database {
   users: UserRecord[];
   shares: ShareRecord[];
   nextUserId: number;
+  /** WebDAV dead properties by the resource's real path (beyond.md §1); absent until one is set. */
+  davProperties?: Record<string, DeadProperty[]>;
+}
+
+/** A WebDAV dead property: its name and the whole element as a self-contained XML fragment. */
+export interface DeadProperty {
+  ns: string;
+  name: string;
+  xml: string;
 }

@@ -45,7 +45,11 @@ export function WebdavCard() {
           {SYSTEMS.map(({ name, key }) => (
             <div key={key} className="dav-system">
               <dt>{name ?? t('dav.phonesTitle')}</dt>
-              <dd>{t(`dav.${key}`)}</dd>
+              <dd>
+                {t(`dav.${key}`)}
+                {/* A command reads left to right, also in a right-to-left language. */}
+                {key === 'linux' && <code className="mono dav-command" dir="ltr">{`mount -t davfs ${address} /mnt/files`}</code>}
+              </dd>
             </div>
           ))}
         </dl>

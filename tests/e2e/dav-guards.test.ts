@@ -59,7 +59,7 @@ describe('WebDAV guards', () => {
     }
     users.set('full', await davUser(server, { username: 'full', scope: '/full' }));
     users.set('inner', await davUser(server, { username: 'inner', scope: '/inner' }));
-    users.set('ruled', await davUser(server, { username: 'ruled', scope: '/ruled', rules: [{ allow: false, path: '/secret', regex: false }] }));
+    users.set('ruled', await davUser(server, { username: 'ruled', scope: '/ruled', rules: [{ allow: false, path: '/secret', regex: false, regexp: null }] }));
     users.set('alice', await davUser(server, { username: 'alice', scope: '/shared' }));
     users.set('bob', await davUser(server, { username: 'bob', scope: '/shared' }));
   }, 120_000);

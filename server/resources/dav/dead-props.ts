@@ -19,8 +19,8 @@ export interface DavProperties {
   of(key: string): readonly DeadProperty[];
   /** Applies the instructions atomically; false (nothing changed) when the result exceeds the limit. */
   patch(key: string, ops: readonly PropOp[]): Promise<boolean>;
-  /** Copies the properties of `from` and everything below it to the same places below `to`. */
-  copy(from: string, to: string): Promise<void>;
+  /** Copies the properties of `from` and everything below it (only its own when shallow) to `to`. */
+  copy(from: string, to: string, opts?: { shallow?: boolean }): Promise<void>;
   /** Moves them (rename of a tree). */
   move(from: string, to: string): Promise<void>;
   /** Drops the properties of `key` and below (a delete, or a target overwritten). */
@@ -47,16 +47,17 @@ function keysWithin(map: Readonly<Record<string, unknown>>, root: string): strin
 /** The dead-property table on the state store. */
 export function createDavProperties(store: Store): DavProperties {
   const table = (): Readonly<Record<string, DeadProperty[]>> => store.data().davProperties ?? {};
-  const rebase = async (from: string, to: string, keep: boolean): Promise<void> => {
-    if (keysWithin(table(), from).length === 0 && keysWithin(table(), to).length === 0) return;
+  const rebase = async (from: string, to: string, how: { keep: boolean; shallow?: boolean }): Promise<void> => {
+    const sources = (t: Readonly<Record<string, unknown>>): string[] => (how.shallow ? keysWithin(t, from).filter((k) => k === from) : keysWithin(t, from));
+    if (sources(table()).length === 0 && keysWithin(table(), to).length === 0) return;
     await store.update((db) => {
       const t = (db.davProperties ??= {});
       for (const k of keysWithin(t, to)) delete t[k];
-      for (const k of keysWithin(t, from)) {
+      for (const k of sources(t)) {
         const props = t[k];
         if (!props) continue;
         t[to + k.slice(from.length)] = props.map((p) => ({ ...p }));
-        if (!keep) delete t[k];
+        if (!how.keep) delete t[k];
       }
     });
   };
@@ -72,8 +73,8 @@ export function createDavProperties(store: Store): DavProperties {
       });
       return true;
     },
-    copy: (from, to) => rebase(from, to, true),
-    move: (from, to) => rebase(from, to, false),
+    copy: (from, to, opts) => rebase(from, to, { keep: true, shallow: opts?.shallow }),
+    move: (from, to) => rebase(from, to, { keep: false }),
     async drop(key) {
       if (keysWithin(table(), key).length === 0) return;
       await store.update((db) => {

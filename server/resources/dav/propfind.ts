@@ -117,8 +117,9 @@ function depthOf(value: string | undefined): '0' | '1' | 'infinity' {
 export async function propfind({ deps, req }: DavCtx): Promise<DavReply> {
   const depth = depthOf(header(req, 'depth'));
   if (depth === 'infinity') return { status: 403, headers: { 'content-type': 'application/xml; charset=utf-8' }, body: errorBody('propfind-finite-depth') };
-  const query = parsePropfind(await readXml(req.body, header(req, 'content-length')));
+  // The path first: a path the rules deny answers 403/404 whatever the body says.
   const target = await req.gate.resolve(req.path);
+  const query = parsePropfind(await readXml(req.body, header(req, 'content-length')));
   const s = await statOrNull(target);
   if (!s) throw new AppError('not_found');
   if (!s.effective.isDirectory() && !req.user.perm.download) throw new AppError('forbidden');

@@ -6,6 +6,11 @@ import type { DavCtx, DavDeps, DavReply } from './context';
 import { getResource } from './get';
 import { requestPath } from './href';
 import { propfind } from './propfind';
+import { proppatch } from './proppatch';
+import { putResource } from './put';
+import { copyResource, moveResource } from './copy-move';
+import { lockResource, unlockResource } from './lock';
+import { deleteResource, mkcol } from './write-ops';
 
 /** The methods of RFC 4918 class 1 and 2 this server answers. */
 export const DAV_METHODS = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const;
@@ -20,7 +25,15 @@ type Handler = (ctx: DavCtx) => Promise<DavReply>;
 const HANDLERS: Readonly<Record<string, Handler>> = {
   GET: getResource,
   HEAD: getResource,
+  PUT: putResource,
+  DELETE: deleteResource,
   PROPFIND: propfind,
+  PROPPATCH: proppatch,
+  MKCOL: mkcol,
+  COPY: copyResource,
+  MOVE: moveResource,
+  LOCK: lockResource,
+  UNLOCK: unlockResource,
 };
 
 /** An incoming request as the routes hand it over. */

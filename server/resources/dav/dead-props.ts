@@ -27,6 +27,8 @@ export interface DavProperties {
   drop(key: string): Promise<void>;
 }
 
+const NONE: readonly DeadProperty[] = [];
+
 const sizeOf = (props: readonly DeadProperty[]): number => props.reduce((n, p) => n + Buffer.byteLength(p.xml) + p.ns.length + p.name.length, 0);
 
 function applied(current: readonly DeadProperty[], ops: readonly PropOp[]): DeadProperty[] {
@@ -62,7 +64,8 @@ export function createDavProperties(store: Store): DavProperties {
     });
   };
   return {
-    of: (key) => table()[key] ?? [],
+    // Most servers hold no dead property at all: a listing then looks nothing up.
+    of: (key) => store.data().davProperties?.[key] ?? NONE,
     async patch(key, ops) {
       const next = applied(table()[key] ?? [], ops);
       if (sizeOf(next) > DEAD_PROPS_LIMIT) return false;

@@ -5,6 +5,7 @@ import type { Target } from '../../fs/scope';
 import { mountOf, statOrNull, type DavCtx, type DavReply } from './context';
 import { hrefOf } from './href';
 import { escapeXml } from './xml-render';
+import { ROUTE_CSP } from '../../plugins/security-headers';
 
 /** A browser opening a collection gets a plain list of links to its members. */
 async function collectionPage({ deps, req }: DavCtx, target: Target): Promise<DavReply> {
@@ -30,5 +31,8 @@ export async function getResource(ctx: DavCtx): Promise<DavReply> {
   if (s.effective.isDirectory()) return collectionPage(ctx, target);
   if (!req.user.perm.download) throw new AppError('forbidden');
   const served = await deps.rawFile(req.gate, { path: target.path, method: req.method, headers: req.headers, inline: true });
-  return { status: served.status, headers: served.headers, body: served.body };
+  // The global CSP goes first, the download's own (no scripts, sandboxed) after it, as /api/raw sends them.
+  const csp = served.headers['content-security-policy'];
+  const headers = csp === undefined ? served.headers : { ...served.headers, 'content-security-policy': [ROUTE_CSP, ...[csp].flat()] };
+  return { status: served.status, headers, body: served.body };
 }

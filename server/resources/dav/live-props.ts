@@ -26,9 +26,35 @@ export function isLiveProp(ns: string, name: string): name is LiveProp {
   return ns === DAV_NS && (LIVE_PROPS as readonly string[]).includes(name);
 }
 
-/** Dates before 1970 break macOS Finder: they are sent as the epoch. */
-function epochMs(ns: bigint): number {
-  return Math.max(0, Number(ns / 1_000_000n));
+/** Dates before 1970 break macOS Finder: they are sent as the epoch. Whole seconds. */
+function epochSeconds(ns: bigint): number {
+  return Math.max(0, Number(ns / 1_000_000_000n));
+}
+
+/** The last date formatted, by second: a folder's files often share one. */
+const lastDate = { seconds: Number.NaN, rfc1123: '', iso: '' };
+
+function datesOf(seconds: number): { rfc1123: string; iso: string } {
+  if (lastDate.seconds !== seconds) {
+    const d = new Date(seconds * 1000);
+    lastDate.rfc1123 = d.toUTCString();
+    lastDate.iso = d.toISOString().replace('.000Z', 'Z');
+    lastDate.seconds = seconds;
+  }
+  return lastDate;
+}
+
+/** Content types by extension, remembered (a pure lookup; the same on every instance). */
+const typeByExtension = new Map<string, string>();
+
+function contentTypeOf(path: string): string {
+  const ext = extensionOf(baseName(path));
+  let type = typeByExtension.get(ext);
+  if (type === undefined) {
+    type = escapeXml(mimeOfExtension(ext) ?? 'application/octet-stream');
+    if (typeByExtension.size < 1000) typeByExtension.set(ext, type);
+  }
+  return type;
 }
 
 /** The `<D:activelock>` of a lock; `rootHref` is where the lock was taken, as this user sees it. */
@@ -58,14 +84,15 @@ export function liveProp(name: LiveProp, r: Resource, lockView: () => LockView):
     case 'getcontentlength':
       return dir ? undefined : `<D:getcontentlength>${r.stat.size}</D:getcontentlength>`;
     case 'getcontenttype':
-      return dir ? undefined : `<D:getcontenttype>${escapeXml(mimeOfExtension(extensionOf(baseName(r.path))) ?? 'application/octet-stream')}</D:getcontenttype>`;
+      return dir ? undefined : `<D:getcontenttype>${contentTypeOf(r.path)}</D:getcontenttype>`;
     case 'getetag':
-      return `<D:getetag>${escapeXml(etagOf(r.stat))}</D:getetag>`;
+      // An entity tag is hex digits in quotes: nothing to escape in a text node.
+      return `<D:getetag>${etagOf(r.stat)}</D:getetag>`;
     case 'getlastmodified':
-      return `<D:getlastmodified>${new Date(epochMs(r.stat.mtimeNs)).toUTCString()}</D:getlastmodified>`;
+      return `<D:getlastmodified>${datesOf(epochSeconds(r.stat.mtimeNs)).rfc1123}</D:getlastmodified>`;
     case 'creationdate': {
       const born = r.stat.birthtimeNs > 0n ? r.stat.birthtimeNs : r.stat.mtimeNs;
-      return `<D:creationdate>${new Date(epochMs(born)).toISOString().replace(/\.\d{3}Z$/, 'Z')}</D:creationdate>`;
+      return `<D:creationdate>${datesOf(epochSeconds(born)).iso}</D:creationdate>`;
     }
     case 'supportedlock':
       return SUPPORTED_LOCK;

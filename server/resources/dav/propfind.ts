@@ -9,7 +9,7 @@ import type { DeadProperty } from './dead-props';
 import { hrefOf } from './href';
 import { isLiveProp, liveProp, LIVE_PROPS, type LockView, type Resource } from './live-props';
 import type { DavLock } from './locks';
-import { emptyElement, errorBody, multistatus, type DavResponseEntry, type PropStat } from './xml-render';
+import { emptyElement, errorBody, multistatusOf, renderEntry, type DavResponseEntry, type PropStat } from './xml-render';
 import { DAV_NS, elementsOf, isElement, readXml, type XmlElement } from './xml';
 
 interface PropName {
@@ -80,6 +80,8 @@ function lockViewOf(r: Resource, all: readonly DavLock[], mount: string): LockVi
 async function childResources(ctx: ListContext, dir: Resource, mount: string): Promise<Resource[]> {
   const names = (await readNames(ctx.dir)).filter((n) => isVisible(ctx, n));
   const out: Resource[] = [];
+  // The folder's href is encoded once; each child adds its encoded name.
+  const base = hrefOf(mount, dir.path, true);
   for (let i = 0; i < names.length; i += STAT_CHUNK) {
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
     for (const name of names.slice(i, i + STAT_CHUNK)) {
@@ -87,7 +89,7 @@ async function childResources(ctx: ListContext, dir: Resource, mount: string): P
       const path = joinPath(dir.path, name);
       let stat: BigIntStats | null = entry.own;
       if (stat?.isSymbolicLink()) stat = await linkedStat(ctx, path);
-      if (stat) out.push({ path, href: hrefOf(mount, path, stat.isDirectory()), stat, key: joinPath(ctx.dirReal, name) });
+      if (stat) out.push({ path, href: `${base}${encodeURIComponent(name)}${stat.isDirectory() ? '/' : ''}`, stat, key: joinPath(ctx.dirReal, name) });
     }
   }
   return out;
@@ -132,9 +134,10 @@ export async function propfind({ deps, req }: DavCtx): Promise<DavReply> {
     resources.push(...(await childResources(ctx, self, mount)));
   }
   const locks = await deps.locks.within('/');
-  const entries: DavResponseEntry[] = resources.map((r) => ({
-    href: r.href,
-    propstats: describeResource(r, query, { dead: deps.props.of(r.key), lockView: () => lockViewOf(r, locks, mount) }),
-  }));
-  return { status: 207, headers: { 'content-type': 'application/xml; charset=utf-8' }, body: multistatus(entries) };
+  let rendered = '';
+  for (const r of resources) {
+    const entry: DavResponseEntry = { href: r.href, propstats: describeResource(r, query, { dead: deps.props.of(r.key), lockView: () => lockViewOf(r, locks, mount) }) };
+    rendered += renderEntry(entry);
+  }
+  return { status: 207, headers: { 'content-type': 'application/xml; charset=utf-8' }, body: multistatusOf(rendered) };
 }

@@ -5,8 +5,12 @@ import type { XmlElement } from './xml';
 // eslint-disable-next-line no-control-regex -- the point is to find control characters
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 
-/** Escapes text for an XML text node or a double-quoted attribute. */
+// eslint-disable-next-line no-control-regex -- the same control characters, and the markup ones
+const NEEDS_ESCAPE = /[&<>"\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
+
+/** Escapes text for an XML text node or a double-quoted attribute (most text needs nothing). */
 export function escapeXml(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return text;
   return text.replace(NOT_XML, '\ufffd').replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 }
 
@@ -69,23 +73,30 @@ export interface DavResponseEntry {
   status?: number;
 }
 
-function renderEntry(e: DavResponseEntry): string {
-  const parts = [`<D:response><D:href>${escapeXml(e.href)}</D:href>`];
+const OK_LINE = statusLine(200);
+
+/** One `<D:response>` (a listing renders thousands: plain concatenation, no arrays). */
+export function renderEntry(e: DavResponseEntry): string {
+  let out = `<D:response><D:href>${escapeXml(e.href)}</D:href>`;
   for (const ps of e.propstats ?? []) {
     if (ps.props.length === 0) continue;
     const error = ps.error ? `<D:error>${ps.error}</D:error>` : '';
-    parts.push(`<D:propstat><D:prop>${ps.props.join('')}</D:prop><D:status>${statusLine(ps.status)}</D:status>${error}</D:propstat>`);
+    out += `<D:propstat><D:prop>${ps.props.join('')}</D:prop><D:status>${ps.status === 200 ? OK_LINE : statusLine(ps.status)}</D:status>${error}</D:propstat>`;
   }
-  if (e.status !== undefined) parts.push(`<D:status>${statusLine(e.status)}</D:status>`);
-  parts.push('</D:response>');
-  return parts.join('');
+  if (e.status !== undefined) out += `<D:status>${statusLine(e.status)}</D:status>`;
+  return `${out}</D:response>`;
 }
 
 export const XML_HEAD = '<?xml version="1.0" encoding="utf-8"?>\n';
 
 /** A 207 body: the multistatus of the entries. */
 export function multistatus(entries: readonly DavResponseEntry[]): string {
-  return `${XML_HEAD}<D:multistatus xmlns:D="DAV:">${entries.map(renderEntry).join('')}</D:multistatus>\n`;
+  return multistatusOf(entries.map(renderEntry).join(''));
+}
+
+/** A 207 body around responses already rendered. */
+export function multistatusOf(rendered: string): string {
+  return `${XML_HEAD}<D:multistatus xmlns:D="DAV:">${rendered}</D:multistatus>\n`;
 }
 
 /** An error body of RFC 4918 §16 holding one precondition element, e.g. `<D:propfind-finite-depth/>`. */

@@ -1,10 +1,10 @@
 // The WebDAV benchmark (beyond.md §1), against the built executable: PROPFIND Depth 1 of a folder
 // of 10,000 entries against GET /api/resources of the same folder (interleaved, medians); a
 // chunked PUT of 1 GiB against the API's raw upload (POST /api/resources with Content-Length) of
-// the same bytes, with the server's peak RSS after the PUT (fresh server, nothing before it); and
+// the same bytes, with the server's peak RSS after the first PUT (fresh server, only a 16 MiB warm-up before it); and
 // 20 clients doing PROPFIND, GET and PUT for 30 s (requests, errors, latencies). Figures only.
 // Sizes: BENCH_DAV_FILES (10000), BENCH_DAV_BYTES (1G; K/M/G), BENCH_DAV_CLIENTS (20),
-// BENCH_DAV_SECONDS (30), BENCH_RUNS (3).
+// BENCH_DAV_SECONDS (30), BENCH_RUNS (3), BENCH_DAV_UPLOAD_ROUNDS (2: each upload way, alternately).
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
@@ -47,16 +47,33 @@ async function listings(server: DavServer, runs: number): Promise<[number, numbe
   return [median(dav), median(api)];
 }
 
-/** A fresh server: a chunked PUT of `total` bytes, its peak RSS, then the API's raw POST of the same bytes. */
-async function uploads(total: number): Promise<{ put: number; post: number; peak: number }> {
+function chunkedPut(server: DavServer, source: Buffer, total: number): Promise<Answer> {
+  return davCall(server, { method: 'PUT', path: '/dav/put.bin', headers: { 'content-type': 'application/octet-stream' }, body: { source, total } }).then((a) => ok('chunked PUT', a, [201, 204]));
+}
+
+function rawPost(server: DavServer, source: Buffer, total: number): Promise<Answer> {
+  return apiCall(server, { method: 'POST', path: '/api/resources/post.bin?override=true', headers: { 'content-type': 'application/octet-stream' }, body: { source, total, length: true } }).then((a) => ok('raw POST', a, [200]));
+}
+
+/**
+ * A fresh server: the peak RSS after its first chunked PUT of `total` bytes (nothing but a 16 MiB
+ * warm-up of each way before it), then PUT and the API's raw POST alternately, `rounds` each (medians).
+ */
+async function uploads(total: number, rounds: number): Promise<{ put: number; post: number; peak: number }> {
   const root = await mkdtemp(join(tmpdir(), 'filemgr-bench-dav-up-'));
   const server = await startDavServer(root);
   try {
     const source = randomBytes(16 * 1024 * 1024);
-    const put = ok('chunked PUT', await davCall(server, { method: 'PUT', path: '/dav/put.bin', headers: { 'content-type': 'application/octet-stream' }, body: { source, total } }), [201, 204]);
+    await chunkedPut(server, source, source.length);
+    await rawPost(server, source, source.length);
+    const puts = [(await chunkedPut(server, source, total)).ms];
     const peak = await peakRssOf(server.pid);
-    const post = ok('raw POST', await apiCall(server, { method: 'POST', path: '/api/resources/post.bin?override=true', headers: { 'content-type': 'application/octet-stream' }, body: { source, total, length: true } }), [200]);
-    return { put: put.ms, post: post.ms, peak };
+    const posts = [(await rawPost(server, source, total)).ms];
+    for (let i = 1; i < rounds; i++) {
+      puts.push((await chunkedPut(server, source, total)).ms);
+      posts.push((await rawPost(server, source, total)).ms);
+    }
+    return { put: median(puts), post: median(posts), peak };
   } finally {
     await server.stop();
     await rm(root, { recursive: true, force: true });
@@ -123,11 +140,12 @@ interface Sizes {
   clients: number;
   seconds: number;
   runs: number;
+  uploadRounds: number;
 }
 
 async function uploadFigures(sizes: Sizes, log: (line: string) => void): Promise<Figure[]> {
   const { total } = sizes;
-  const up = await uploads(total);
+  const up = await uploads(total, sizes.uploadRounds);
   log(`  chunked PUT ${mbps(total, up.put)}, raw POST ${mbps(total, up.post)}: PUT at ${(up.post / up.put).toFixed(2)}x the API's throughput; peak RSS after the PUT ${(up.peak / 2 ** 20).toFixed(1)} MiB`);
   const mib = Math.round(total / 2 ** 20);
   return [
@@ -180,6 +198,7 @@ async function run(log: (line: string) => void): Promise<Figure[]> {
     clients: envNumber('BENCH_DAV_CLIENTS', 20),
     seconds: envNumber('BENCH_DAV_SECONDS', 30),
     runs: envNumber('BENCH_RUNS', 3),
+    uploadRounds: envNumber('BENCH_DAV_UPLOAD_ROUNDS', 2),
   };
   const figures = await part('uploads', () => uploadFigures(sizes, log), log);
   const root = await mkdtemp(join(tmpdir(), 'filemgr-bench-dav-'));

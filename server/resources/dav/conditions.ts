@@ -24,11 +24,12 @@ async function stateOf(ctx: DavCtx, target: Target): Promise<ResourceState> {
   return { etag: s ? etagOf(s.effective) : undefined, tokens: new Set(locks.map((l) => l.token)) };
 }
 
-/** The state of a list's resource: the request URI, or a tagged URL of this mount (others match nothing). */
+/** The state of a list's resource: the request URI, or a tagged URL of this mount, by its path (others match nothing). */
 async function taggedState(ctx: DavCtx, self: Target, resource: string | undefined): Promise<ResourceState> {
   if (resource === undefined) return stateOf(ctx, self);
   try {
-    const where = locate(resource, { host: header(ctx.req, 'host'), baseURL: ctx.deps.baseURL });
+    // A client behind a proxy that rewrites Host still names its resources by their path.
+    const where = locate(resource, { host: header(ctx.req, 'host'), baseURL: ctx.deps.baseURL, anyHost: true });
     if (where.kind !== 'path') return NO_STATE;
     return await stateOf(ctx, await ctx.req.gate.resolve(where.path));
   } catch {

@@ -70,9 +70,12 @@ export async function copyResource(ctx: DavCtx): Promise<DavReply> {
   const isDir = (await statOrNull(p.src))?.effective.isDirectory() === true;
   if (isDir && p.depth === 'infinity') await checkDescendants(req.gate, p.src, rebase(p));
   await checkConditions(ctx, p.src, [{ target: p.dst, deep: true, member: true }]);
-  await clearDestination(ctx, p);
   const modes = modesOf(deps);
-  const copy = (): Promise<void> => (isDir && p.depth === '0' ? makeDirectory(p.dst, modes.dirMode) : copyTree(req.gate, p, modes));
+  // The destination is cleared inside the operation: a before_copy hook that refuses leaves it whole.
+  const copy = async (): Promise<void> => {
+    await clearDestination(ctx, p);
+    await (isDir && p.depth === '0' ? makeDirectory(p.dst, modes.dirMode) : copyTree(req.gate, p, modes));
+  };
   await deps.hooks.around('copy', hookContext(req.gate, req.user, { file: p.src, destination: p.dst }), copy);
   await deps.props.copy(keyOf(p.src), keyOf(p.dst), { shallow: p.depth === '0' });
   return { status: p.replaces ? 204 : 201 };
@@ -85,9 +88,12 @@ export async function moveResource(ctx: DavCtx): Promise<DavReply> {
   const p = await plan(ctx, true);
   await checkDescendants(req.gate, p.src, rebase(p));
   await checkConditions(ctx, p.src, [{ target: p.src, deep: true, member: true }, { target: p.dst, deep: true, member: true }]);
-  await clearDestination(ctx, p);
   await deps.previews?.invalidate(p.src.lexical);
-  await deps.hooks.around('rename', hookContext(req.gate, req.user, { file: p.src, destination: p.dst }), () => moveTree(req.gate, p, modesOf(deps)));
+  const move = async (): Promise<void> => {
+    await clearDestination(ctx, p);
+    await moveTree(req.gate, p, modesOf(deps));
+  };
+  await deps.hooks.around('rename', hookContext(req.gate, req.user, { file: p.src, destination: p.dst }), move);
   await deps.props.move(keyOf(p.src), keyOf(p.dst));
   await deps.locks.removeWithin(keyOf(p.src));
   return { status: p.replaces ? 204 : 201 };

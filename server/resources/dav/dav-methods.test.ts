@@ -256,3 +256,19 @@ describe('WebDAV large and hostile bodies', () => {
     expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
   });
 });
+
+describe('WebDAV If on reads and tagged lists', () => {
+  it('answers a GET or PROPFIND whose If does not hold with 412', async () => {
+    expect((await dav('GET', '/dav/docs/a.txt', { headers: { if: '(["nope"])' } })).statusCode).toBe(412);
+    expect((await dav('PROPFIND', '/dav/docs/a.txt', { headers: { depth: '0', if: '(<urn:uuid:x>)' } })).statusCode).toBe(412);
+    const etag = String((await dav('HEAD', '/dav/docs/a.txt')).headers.etag);
+    expect((await dav('GET', '/dav/docs/a.txt', { headers: { if: `([${etag}])` } })).statusCode).toBe(200);
+  });
+
+  it('matches a tagged list by path even when a proxy changed the host', async () => {
+    const lock = await dav('LOCK', '/dav/docs', { body: LOCKINFO('exclusive') });
+    const token = String(lock.headers['lock-token']).slice(1, -1);
+    const tagged = `<http://public.example/dav/docs/> (<${token}>)`;
+    expect((await dav('PUT', '/dav/docs/a.txt', { body: 'z', headers: { if: tagged } })).statusCode).toBe(204);
+  });
+});

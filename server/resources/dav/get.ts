@@ -5,6 +5,7 @@ import type { Target } from '../../fs/scope';
 import { mountOf, statOrNull, type DavCtx, type DavReply } from './context';
 import { hrefOf } from './href';
 import { escapeXml } from './xml-render';
+import { checkConditions } from './conditions';
 import { ROUTE_CSP } from '../../plugins/security-headers';
 
 /** A browser opening a collection gets a plain list of links to its members. */
@@ -28,6 +29,8 @@ export async function getResource(ctx: DavCtx): Promise<DavReply> {
   const target = await req.gate.resolve(req.path);
   const s = await statOrNull(target);
   if (!s) throw new AppError('not_found');
+  // An If header binds every method (RFC 4918 §10.4); a read touches no lock.
+  await checkConditions(ctx, target, []);
   if (s.effective.isDirectory()) return collectionPage(ctx, target);
   if (!req.user.perm.download) throw new AppError('forbidden');
   const served = await deps.rawFile(req.gate, { path: target.path, method: req.method, headers: req.headers, inline: true });

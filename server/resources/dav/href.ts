@@ -56,7 +56,7 @@ function hostOf(header: string | undefined): string {
  * otherwise the decoded user path. Dot segments are resolved before the mount is compared, so
  * `/dav/../x` is outside.
  */
-export function locate(value: string, opts: { host: string | undefined; baseURL: string }): Located {
+export function locate(value: string, opts: { host: string | undefined; baseURL: string; anyHost?: boolean }): Located {
   const text = value.trim();
   let pathname: string;
   if (text.startsWith('/')) {
@@ -69,7 +69,7 @@ export function locate(value: string, opts: { host: string | undefined; baseURL:
       throw new AppError('bad_request', 'invalid URL');
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AppError('bad_request', 'invalid URL');
-    if (url.host.toLowerCase() !== hostOf(opts.host)) return { kind: 'elsewhere' };
+    if (opts.anyHost !== true && url.host.toLowerCase() !== hostOf(opts.host)) return { kind: 'elsewhere' };
     pathname = url.pathname;
   }
   const rest = belowMount(pathname, `${opts.baseURL}${DAV_MOUNT}`);

@@ -39,6 +39,7 @@ describe('If header parser (RFC 4918 §10.4)', () => {
     ['<http://h/b> (<c>) (<d>) x'],
     ['(Not)'],
     [`(${'<a> '.repeat(5000)})`],
+    ['(<a>) '.repeat(65)],
   ])('refuses %s with 400', (header) => {
     expect(() => parseIf(header)).toThrow(AppError);
     try {

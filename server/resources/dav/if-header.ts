@@ -20,6 +20,8 @@ export interface IfList {
 export const NO_LOCK = 'DAV:no-lock';
 
 const MAX_IF_LENGTH = 16 * 1024;
+/** Each list may name another resource to look up: a header of thousands is refused. */
+const MAX_LISTS = 64;
 
 class Scanner {
   pos = 0;
@@ -101,6 +103,7 @@ export function parseIf(header: string | undefined): IfList[] | undefined {
     }
     if (tagged === undefined) tagged = false;
     lists.push(tagged ? { resource, conditions: list(s) } : { conditions: list(s) });
+    if (lists.length > MAX_LISTS) throw bad();
   }
   if (lists.length === 0) throw bad();
   return lists;

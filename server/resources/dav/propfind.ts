@@ -7,6 +7,7 @@ import { joinPath } from '../../fs/paths';
 import { header, keyOf, mountOf, statOrNull, type DavCtx, type DavReply } from './context';
 import type { DeadProperty } from './dead-props';
 import { hrefOf } from './href';
+import { checkConditions } from './conditions';
 import { isLiveProp, liveProp, LIVE_PROPS, type LockView, type Resource } from './live-props';
 import type { DavLock } from './locks';
 import { emptyElement, errorBody, multistatusOf, renderEntry, type DavResponseEntry, type PropStat } from './xml-render';
@@ -20,7 +21,14 @@ interface PropName {
 /** What a PROPFIND asks for (RFC 4918 §9.1). */
 export type PropfindQuery = { mode: 'prop'; names: PropName[] } | { mode: 'allprop'; include: PropName[] } | { mode: 'propname' };
 
-const namesIn = (el: XmlElement): PropName[] => elementsOf(el).map((c) => ({ ns: c.ns, name: c.name }));
+/** More names than any client asks for would make a large listing quadratic: refused. */
+const MAX_NAMES = 1000;
+
+function namesIn(el: XmlElement): PropName[] {
+  const names = elementsOf(el).map((c) => ({ ns: c.ns, name: c.name }));
+  if (names.length > MAX_NAMES) throw new AppError('bad_request', `at most ${MAX_NAMES} properties per request`);
+  return names;
+}
 
 /** Reads a propfind body: none is allprop; anything but a DAV:propfind with prop, allprop or propname is 400. */
 export function parsePropfind(doc: XmlElement | undefined): PropfindQuery {
@@ -125,6 +133,7 @@ export async function propfind({ deps, req }: DavCtx): Promise<DavReply> {
   const s = await statOrNull(target);
   if (!s) throw new AppError('not_found');
   if (!s.effective.isDirectory() && !req.user.perm.download) throw new AppError('forbidden');
+  await checkConditions({ deps, req }, target, []);
   const mount = mountOf(deps);
   const self: Resource = { path: target.path, href: hrefOf(mount, target.path, s.effective.isDirectory()), stat: s.effective, key: keyOf(target) };
   const resources = [self];

@@ -33,6 +33,7 @@ import './styles/menu.css';
 import './styles/markdown.css';
 import './styles/two-factor.css';
 import './styles/trash.css';
+import './styles/dav.css';
 
 declare global {
   interface Window {

@@ -68,6 +68,11 @@ export function trashPath(): string {
   return '/trash';
 }
 
+/** The WebDAV mount of the signed-in user's scope (beyond.md §1), as a client types it. */
+export function davAddress(origin: string, base: string): string {
+  return `${origin}${base}/dav/`;
+}
+
 export function errorPath(status: ErrorStatus): string {
   return `/${status}`;
 }

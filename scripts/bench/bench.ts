@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { archiveBenchmark } from './archive';
+import { davBenchmark } from './dav';
 import { browserUploadBenchmark } from './browser-upload';
 import { downloadBenchmark } from './download';
 import { filesScreenBenchmark } from './files-screen';
@@ -32,6 +33,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   webLoadBenchmark,
   memoryBenchmark,
   trashBenchmark,
+  davBenchmark,
 ];
 
 function format(value: number, unit: Figure['unit']): string {

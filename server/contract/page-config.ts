@@ -32,6 +32,8 @@ export const PageConfigSchema = Type.Object({
   Trash: Type.Boolean(),
   TusSettings: Type.Object({ chunkSize: Type.Number(), retryCount: Type.Number() }),
   Version: Type.String(),
+  /** filemgr's addition: whether `<baseURL>/dav/` is served (false under --disableWebDAV). */
+  webdav: Type.Boolean(),
 });
 
 export type PageConfig = Static<typeof PageConfigSchema>;

@@ -56,6 +56,14 @@ describe('buildPageConfig', () => {
     expect(buildPageConfig({ settings: db.settings, auther: {}, config: defaultServerConfig(), hasCustomCss: false }).IssueTracker).toBe('');
   });
 
+  it.each([
+    { disableWebDAV: false, webdav: true },
+    { disableWebDAV: true, webdav: false },
+  ])('tells the web app whether WebDAV is served (disableWebDAV $disableWebDAV -> webdav $webdav)', ({ disableWebDAV, webdav }) => {
+    const db = emptyDatabase();
+    expect(buildPageConfig({ settings: db.settings, auther: {}, config: defaultServerConfig({ disableWebDAV }), hasCustomCss: false }).webdav).toBe(webdav);
+  });
+
   it('reads unset tus settings and logout page as their defaults', () => {
     const db = emptyDatabase();
     db.settings.tus = { chunkSize: 0, retryCount: 0 };

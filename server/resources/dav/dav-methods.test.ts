@@ -153,6 +153,7 @@ describe('WebDAV COPY and MOVE', () => {
     ['another host', 'http://elsewhere.example/dav/x', 502],
     ['a path off the mount', '/api/resources/x', 403],
     ['a path climbing out', '/dav/../../etc/x', 403],
+    ['encoded dot segments climbing out', '/dav/%2e%2e/etc/x', 403],
     ['a malformed URL', 'http://[::1', 400],
     ['bad percent-encoding', '/dav/%zz', 400],
     ['the source itself', '/dav/docs', 403],

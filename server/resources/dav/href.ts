@@ -74,7 +74,21 @@ export function locate(value: string, opts: { host: string | undefined; baseURL:
   }
   const rest = belowMount(pathname, `${opts.baseURL}${DAV_MOUNT}`);
   if (rest === undefined) return { kind: 'outside' };
-  return { kind: 'path', path: decodePath(rest) };
+  const path = decodePath(rest);
+  // Encoded dot segments (`/dav/%2e%2e/x`) climb above the mount once decoded: outside, as `/dav/../x` is.
+  if (climbsAboveRoot(path)) return { kind: 'outside' };
+  return { kind: 'path', path };
+}
+
+/** Whether `..` segments of a decoded path would climb above its root. */
+function climbsAboveRoot(path: string): boolean {
+  let depth = 0;
+  for (const segment of path.split('/')) {
+    if (segment === '..') depth--;
+    else if (segment !== '' && segment !== '.') depth++;
+    if (depth < 0) return true;
+  }
+  return false;
 }
 
 /** The user path a `Destination` header names: 400 missing or malformed, 502 another host, 403 off the mount. */

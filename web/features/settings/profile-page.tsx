@@ -12,6 +12,7 @@ import { TwoFactorCard } from './two-factor-card';
 import { SettingsForm } from './settings-form';
 import { SettingsShell } from './settings-shell';
 import { saveProfileAtom, type ProfileChoices } from './state';
+import { WebdavCard } from './webdav-card';
 
 type Flag = 'hideDotfiles' | 'singleClick' | 'dateFormat';
 const FLAGS: Flag[] = ['hideDotfiles', 'singleClick', 'dateFormat'];
@@ -56,6 +57,7 @@ export function ProfilePage() {
       {canChangePassword && <PasswordCard />}
       <TwoFactorCard />
       <ApiTokensCard />
+      <WebdavCard />
     </SettingsShell>
   );
 }

@@ -26,6 +26,8 @@ import { createSubtitleRouteService } from './resources/subtitle/service';
 import { createSettingsService } from './resources/settings/service';
 import { createCommandService } from './resources/command/service';
 import { createPublicService } from './resources/public/service';
+import { createUploadLinkService } from './resources/public/upload-service';
+import { createStoreShareCounters } from './state/share-counters';
 import { createSharesService } from './resources/shares/service';
 import { createUsersService } from './resources/users/service';
 import { createMemoryEphemeral, type Ephemeral } from './state/ephemeral';
@@ -43,11 +45,13 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const { previews, preview, subtitle } = mediaServices(app, deps, { gates, raw });
   const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews });
   const usage = createUsageService({ store: deps.store, gates });
-  const tus = tusService(app, deps, { gates, hooks, previews });
+  const { tus, registry } = tusService(app, deps, { gates, hooks, previews });
   const shares = createSharesService({ store: deps.store, gates, config: deps.config });
-  const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle });
+  const counters = createStoreShareCounters(deps.store);
+  const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle, ephemeral, counters });
+  const uploadLinks = createUploadLinkService({ store: deps.store, gates, links: shares, throttle, ephemeral, counters, hooks, registry, report: (err) => app.log.warn({ err }, 'after upload') });
   const command = createCommandService({ store: deps.store, gates, enabled: deps.config.enableExec, env: deps.env ?? {} });
-  return { ephemeral, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command };
+  return { ephemeral, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, uploadLinks, command };
 }
 
 /** What composeServices hands to the route table. */
@@ -107,5 +111,5 @@ function tusService(app: FastifyInstance, deps: AppDeps, parts: { gates: GateFac
     registry.close();
     done();
   });
-  return createTusService({ store: deps.store, ...parts, registry, report: (err) => app.log.warn({ err }, 'after upload') });
+  return { tus: createTusService({ store: deps.store, ...parts, registry, report: (err) => app.log.warn({ err }, 'after upload') }), registry };
 }

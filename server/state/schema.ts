@@ -118,6 +118,14 @@ export interface ShareRecord {
   expire: number;
   password_hash?: string;
   token?: string;
+  /** beyond.md §2: absent = a download link (filebrowser's records). */
+  kind?: 'download' | 'upload';
+  /** Downloads allowed; absent or 0 = unlimited. */
+  maxDownloads?: number;
+  /** Counted downloads (each 200 of /api/public/dl); absent = 0. */
+  downloads?: number;
+  /** Files received through an upload link; absent = 0. */
+  uploads?: number;
 }
 
 export interface Database {

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { AppError } from '../../errors';
 import type { RawResponse } from '../../http/send-file';
 import type { Ephemeral } from '../../state/ephemeral';
@@ -55,7 +54,7 @@ async function counts(deps: DownloadLimitDeps, s: Served, status: number): Promi
 export async function countDownload(deps: DownloadLimitDeps, s: Served, res: RawResponse): Promise<RawResponse> {
   if (!(await counts(deps, s, res.status))) return res;
   if (!(await deps.counters.takeDownload(s.link.hash, limitOf(s.link)))) {
-    if (res.body !== undefined && typeof res.body !== 'string') (res.body as Readable).destroy();
+    if (res.body !== undefined && typeof res.body !== 'string') res.body.destroy();
     throw new AppError('gone');
   }
   await deps.ephemeral.put(continuationKey(s), true, CONTINUE_MS);

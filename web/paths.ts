@@ -173,6 +173,8 @@ export const apiPaths = {
   command: (path: string): string => `/api/command${encodePath(path)}`,
   publicShare: (hash: string, path: string): string => `/api/public/share/${encodeURIComponent(hash)}${encodePath(path)}`,
   publicDownload: (hash: string, path: string): string => `/api/public/dl/${encodeURIComponent(hash)}${encodePath(path)}`,
+  /** tus creation through an upload link (beyond.md §2): one file name, no folders. */
+  publicTus: (hash: string, name: string): string => `/api/public/tus/${encodeURIComponent(hash)}/${encodeURIComponent(name)}`,
 } as const;
 
 /** An absolute URL path for links the browser follows itself (downloads, static files). */

@@ -63,7 +63,7 @@ function ShareTable() {
   if (!shares) return <Spinner label={t('app.loading')} />;
   if (shares.length === 0) return <p className="empty">{t('listing.empty')}</p>;
   return (
-    <table className="table responsive-table">
+    <table className="table responsive-table shares-table">
       <thead>
         <tr>
           <th scope="col">{t('shares.path')}</th>

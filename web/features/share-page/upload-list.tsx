@@ -20,7 +20,7 @@ function Sending({ file }: { file: LinkFile }) {
     <li className={file.status === 'failed' ? 'link-file failed' : 'link-file'}>
       <Icon name={file.status === 'failed' ? 'warning' : 'file'} className="link-file-icon" />
       <div className="link-file-main">
-        <span className="link-file-name" dir="auto">{file.name}</span>
+        <span className="link-file-name"><bdi>{file.name}</bdi></span>
         <div className="upload-bar" role="progressbar" aria-label={t('fileRequest.progress', { name: file.name })} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value}>
           <span className="upload-bar-fill" style={{ inlineSize: `${value}%` }} />
         </div>
@@ -37,7 +37,7 @@ function Received({ file }: { file: LinkFile }) {
     <li className="link-file">
       <Icon name="check" className="link-file-icon done" />
       <div className="link-file-main">
-        <span className="link-file-name" dir="auto">{file.stored}</span>
+        <span className="link-file-name"><bdi>{file.stored}</bdi></span>
         {file.stored !== file.name && <span className="field-help">{t('fileRequest.renamed', { name: file.name })}</span>}
       </div>
       <span className="link-file-state">{formatSize(file.size, currentLang())}</span>

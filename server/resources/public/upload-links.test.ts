@@ -165,4 +165,14 @@ describe('POST /api/public/upload/{hash}/{name}', () => {
     expect((await upload(t, 'a.txt', { body: 'new' })).json()).toEqual({ name: 'a (1).txt' });
     expect(await readFile(join(t.root, 'seen'), 'utf8')).toBe(`${join(t.root, 'inbox', 'a (1).txt')} owner`);
   });
+
+  it('removes a file whose after_upload hook failed, as for the owner (500)', async () => {
+    const settings = (s: Settings): void => void Object.assign(s, { commands: { ...s.commands, after_upload: ['false'] } });
+    const t = await start({ tree: { 'inbox/keep.txt': 'k' }, env: { PATH: process.env.PATH }, config: { enableExec: true }, settings });
+    const owner = await t.addUser(OWNER);
+    await t.store.update((db) => void db.shares.push({ hash: 'up', path: '/inbox/', userID: owner.id, expire: 0, kind: 'upload' }));
+    expect((await upload(t, 'a.txt', { body: 'x' })).statusCode).toBe(500);
+    expect(await inbox(t)).toEqual(['keep.txt']);
+    expect(t.store.data().shares[0]?.uploads).toBeUndefined();
+  });
 });

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { BigIntStats } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { UploadedFile } from '../../contract/share';
 import { AppError } from '../../errors';
 import { baseName, joinPath } from '../../fs/paths';
 import { placeIfFree, writeTemp } from '../../fs/place-new';
+import { discardFile, lstatOrNull } from '../../fs/write';
 import type { Target } from '../../fs/scope';
 import { hookContext } from '../../hooks/context';
 import { createModes } from '../../state/modes';
@@ -78,14 +80,22 @@ async function rawUpload(deps: UploadLinkDeps, req: RawUploadRequest): Promise<U
   const { hash, name } = splitUploadPath(req.path);
   const open = await openUploadLink(deps, { ...req, hash });
   const target = await admitUpload(deps, open, { name, address: req.address, length: req.contentLength });
+  let written: { target: Target; stat: BigIntStats } | undefined;
+  const write = async (): Promise<Target> => {
+    const temp = await writeTemp(target.real, req.body, modesOf(deps));
+    const placed = await placeTemp(deps, open, { temp, target });
+    const stat = await lstatOrNull(placed.real);
+    if (stat) written = { target: placed, stat };
+    return placed;
+  };
   try {
-    const ctx = hookContext(open.gate, open.owner, { file: target });
-    const placed = await deps.hooks.around('upload', ctx, async () => {
-      const temp = await writeTemp(target.real, req.body, modesOf(deps));
-      return placeTemp(deps, open, { temp, target });
-    });
+    const placed = await deps.hooks.around('upload', hookContext(open.gate, open.owner, { file: target }), write);
     await deps.counters.countUpload(hash);
     return { name: baseName(placed.path) };
+  } catch (err) {
+    // As for the owner's own uploads (api.md §3.6 step 5): a file whose after-hook failed is removed.
+    if (written) await discardFile(written.target, written.stat);
+    throw err;
   } finally {
     await releaseName(deps, target);
   }

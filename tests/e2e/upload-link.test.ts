@@ -155,6 +155,22 @@ describe('upload links and download limits', () => {
     expect(sha256(await readFile(join(server.sandbox.root, 'again', 'holiday.bin')))).toBe(sha256(big));
   }, 300_000);
 
+  it('a password-protected upload link asks for the password, then takes files', async () => {
+    const created = JSON.parse((await api.call('POST', '/api/share/again/', { kind: 'upload', password: 'letmein' })).text) as { hash: string };
+    const v = await visitor(PHONE);
+    try {
+      await v.page.goto(`${server.url}/share/${created.hash}`);
+      await v.page.getByRole('textbox', { name: 'Password', exact: true }).fill('letmein');
+      await v.page.getByRole('button', { name: 'Submit', exact: true }).click();
+      await expect.poll(() => uploadRegion(v.page).isVisible()).toBe(true);
+      await choose(v.page, [join(local, 'report.pdf')]);
+      await expect.poll(() => received(v.page).count(), { timeout: 60_000 }).toBe(1);
+    } finally {
+      await v.close();
+    }
+    expect(await readFile(join(server.sandbox.root, 'again', 'report.pdf'), 'utf8')).toBe('the new report');
+  }, 120_000);
+
   it('a download link with a limit stops after it, and its page says so', async () => {
     await shareThroughPrompt('shared', async (page) => {
       await page.getByRole('spinbutton', { name: 'Download limit' }).fill('1');

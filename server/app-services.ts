@@ -48,6 +48,7 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const { tus, registry } = tusService(app, deps, { gates, hooks, previews });
   const shares = createSharesService({ store: deps.store, gates, config: deps.config });
   const counters = createStoreShareCounters(deps.store);
+  app.addHook('onClose', async () => counters.flush());
   const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle, ephemeral, counters });
   const uploadLinks = createUploadLinkService({ store: deps.store, gates, links: shares, throttle, ephemeral, counters, hooks, registry, report: (err) => app.log.warn({ err }, 'after upload') });
   const command = createCommandService({ store: deps.store, gates, enabled: deps.config.enableExec, env: deps.env ?? {} });

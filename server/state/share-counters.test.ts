@@ -45,10 +45,21 @@ describe('ShareCounters on the state store', () => {
     expect(answers.filter(Boolean)).toHaveLength(3);
   });
 
-  it('counts without a bound at limit 0, and nothing for a link that is gone', async () => {
-    const counters = createStoreShareCounters((await openFileStore(await stateFile())).store);
+  it('counts an unlimited link without a bound, in one write a moment later or at flush', async () => {
+    const path = await stateFile();
+    const counters = createStoreShareCounters((await openFileStore(path)).store, { flushMs: 60_000 });
     for (let i = 0; i < 5; i++) expect(await counters.takeDownload('u', 0)).toBe(true);
-    expect(await counters.takeDownload('gone', 0)).toBe(false);
+    expect((await openFileStore(path)).store.data().shares[1]?.downloads).toBeUndefined();
+    await counters.flush();
+    expect((await openFileStore(path)).store.data().shares[1]?.downloads).toBe(5);
+    expect(await counters.takeDownload('gone', 1)).toBe(false);
     await counters.countUpload('gone');
+  });
+
+  it('writes the gathered counts by itself after flushMs', async () => {
+    const path = await stateFile();
+    const counters = createStoreShareCounters((await openFileStore(path)).store, { flushMs: 20 });
+    await counters.takeDownload('u', 0);
+    await expect.poll(async () => (await openFileStore(path)).store.data().shares[1]?.downloads).toBe(1);
   });
 });

@@ -8,7 +8,8 @@ import type { ShareCounters } from '../../state/share-counters';
  * The download count of a link (beyond.md §2). Every 200 of /api/public/dl counts; a 206 counts
  * only when it does not continue a download of the same file by the same client address already
  * counted in the last day (a resumed download or a video seeking is one download, a fresh client
- * sending `Range` is a new one). HEAD, 304 and refusals never count.
+ * sending `Range` is a new one). HEAD, 304 and refusals never count; on an unlimited link, whose
+ * count only informs, no 206 does.
  */
 export interface DownloadLimitDeps {
   counters: ShareCounters;
@@ -44,6 +45,8 @@ function continuationKey(s: Served): string {
 async function counts(deps: DownloadLimitDeps, s: Served, status: number): Promise<boolean> {
   if (s.method === 'HEAD') return false;
   if (status === 200) return true;
+  // An unlimited link's count only informs: its 206s are taken for continuations without asking.
+  if (limitOf(s.link) === 0) return false;
   return status === 206 && (await deps.ephemeral.get<boolean>(continuationKey(s))) !== true;
 }
 
@@ -57,6 +60,6 @@ export async function countDownload(deps: DownloadLimitDeps, s: Served, res: Raw
     if (res.body !== undefined && typeof res.body !== 'string') res.body.destroy();
     throw new AppError('gone');
   }
-  await deps.ephemeral.put(continuationKey(s), true, CONTINUE_MS);
+  if (limitOf(s.link) > 0) await deps.ephemeral.put(continuationKey(s), true, CONTINUE_MS);
   return res;
 }

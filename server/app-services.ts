@@ -26,6 +26,8 @@ import { createSubtitleRouteService } from './resources/subtitle/service';
 import { createSettingsService } from './resources/settings/service';
 import { createCommandService } from './resources/command/service';
 import { createPublicService } from './resources/public/service';
+import { createUploadLinkService } from './resources/public/upload-service';
+import { createStoreShareCounters } from './state/share-counters';
 import { createSharesService } from './resources/shares/service';
 import { createUsersService } from './resources/users/service';
 import { createTokensService } from './resources/tokens/service';
@@ -56,16 +58,19 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const trash = trashService(app, deps, { gates, hooks, previews, ephemeral });
   const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews, trash, workerSource: archiveWorkerSource(deps.assets) });
   const usage = createUsageService({ store: deps.store, gates });
-  const tus = tusService(app, deps, { gates, hooks, previews });
+  const { tus, registry } = tusService(app, deps, { gates, hooks, previews });
   const shares = createSharesService({ store: deps.store, gates, config: deps.config });
-  const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle });
+  const counters = createStoreShareCounters(deps.store);
+  app.addHook('onClose', async () => counters.flush());
+  const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle, ephemeral, counters });
+  const uploadLinks = createUploadLinkService({ store: deps.store, gates, links: shares, throttle, ephemeral, counters, hooks, registry, report: (err) => app.log.warn({ err }, 'after upload') });
   const command = createCommandService({ store: deps.store, gates, enabled: deps.config.enableExec, env: deps.env ?? {} });
   const activity = createActivityService({ log: activityLog });
   // API tokens and two-factor sign-in (beyond.md §4.1, §4.2): state in the store, failures in the one throttle.
   const apiTokens = createTokensService({ store: deps.store });
   const totp = createTotpService({ store: deps.store, throttle });
   const dav = davService(deps, { ephemeral, throttle, gates, hooks, raw, previews, trash });
-  return { apiTokens, totp, ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command, trash, dav };
+  return { apiTokens, totp, ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command, trash, dav, uploadLinks };
 }
 
 /** What composeServices hands to the route table. */
@@ -130,7 +135,7 @@ function tusService(app: FastifyInstance, deps: AppDeps, parts: { gates: GateFac
     registry.close();
     done();
   });
-  return createTusService({ store: deps.store, ...parts, registry, report: (err) => app.log.warn({ err }, 'after upload') });
+  return { tus: createTusService({ store: deps.store, ...parts, registry, report: (err) => app.log.warn({ err }, 'after upload') }), registry };
 }
 
 /** WebDAV (beyond.md §1): Basic auth through the sign-in throttle, locks on the shared-ephemeral store, dead properties in the state. */

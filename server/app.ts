@@ -23,6 +23,7 @@ import { subtitleRoutes } from './resources/subtitle/routes';
 import { usersRoutes } from './resources/users/routes';
 import { commandRoutes } from './resources/command/routes';
 import { publicRoutes } from './resources/public/routes';
+import { uploadLinkRoutes, uploadLinkTusRoutes } from './resources/public/upload-routes';
 import { sharesRoutes } from './resources/shares/routes';
 import { activityRoutes } from './resources/activity/routes';
 import { activityPlugin } from './plugins/activity';
@@ -112,6 +113,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.register(authRoutes, { auth: s.auth, addressOf });
   app.register(publicRoutes, { public: s.publicAccess, addressOf });
   app.register(davRoutes, { dav: s.dav, addressOf });
+  app.register(uploadLinkRoutes, { uploads: s.uploadLinks, addressOf, baseURL: deps.config.baseURL });
+  app.register(uploadLinkTusRoutes, { uploads: s.uploadLinks, addressOf, baseURL: deps.config.baseURL });
 
   app.register(async (signedIn) => signedInRoutes(signedIn, deps, { ...s, addressOf }));
   await app.ready();

@@ -11,6 +11,7 @@ export const errorStatus = {
   not_found: 404,
   method_not_allowed: 405,
   exists: 409,
+  gone: 410,
   precondition_failed: 412,
   too_large: 413,
   unsupported_media_type: 415,

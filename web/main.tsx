@@ -28,6 +28,7 @@ import './styles/activity.css';
 import './styles/upload.css';
 import './styles/editor.css';
 import './styles/share-page.css';
+import './styles/upload-link.css';
 import './styles/preview.css';
 import './styles/menu.css';
 import './styles/markdown.css';

@@ -193,6 +193,8 @@ export const apiPaths = {
   trashItem: (id: string): string => `/api/trash/${encodeURIComponent(id)}`,
   trashRestore: (id: string, query: { override?: boolean; rename?: boolean }): string =>
     `/api/trash/${encodeURIComponent(id)}/restore${query.override ? '?override=true' : query.rename ? '?rename=true' : ''}`,
+  /** tus creation through an upload link (beyond.md §2): one file name, no folders. */
+  publicTus: (hash: string, name: string): string => `/api/public/tus/${encodeURIComponent(hash)}/${encodeURIComponent(name)}`,
 } as const;
 
 /** An absolute URL path for links the browser follows itself (downloads, static files). */

@@ -70,7 +70,8 @@ export async function keepIdentity(tmp: string, old: BigIntStats): Promise<void>
   }
 }
 
-async function fill(tmp: string, body: Readable, opts: WriteOptions & { mode: number }): Promise<void> {
+/** Writes a body into a new file `tmp` (mode `opts.mode`) and fsyncs it. */
+export async function fill(tmp: string, body: Readable, opts: WriteOptions & { mode: number }): Promise<void> {
   const fh = await open(tmp, 'wx', opts.mode);
   try {
     // Written in large batches with one fsync at the end; the caller drains the body on failure.

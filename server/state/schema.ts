@@ -147,6 +147,14 @@ export interface ShareRecord {
   expire: number;
   password_hash?: string;
   token?: string;
+  /** beyond.md §2: absent = a download link (filebrowser's records). */
+  kind?: 'download' | 'upload';
+  /** Downloads allowed; absent or 0 = unlimited. */
+  maxDownloads?: number;
+  /** Counted downloads (each 200 of /api/public/dl); absent = 0. */
+  downloads?: number;
+  /** Files received through an upload link; absent = 0. */
+  uploads?: number;
 }
 
 /** An API token of beyond.md §4.1: only the SHA-256 of the secret is kept; times in unix ms, 0 = never. */

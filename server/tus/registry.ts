@@ -21,6 +21,8 @@ export interface UploadOwner {
   target: string;
   /** The owner's gate: true when a real path still lies in their scope (checked before removals). */
   confines: (realPath: string) => Promise<boolean>;
+  /** A secret that tells this upload from others to the same target (uploads through a link). */
+  tag?: string;
 }
 
 /** One unfinished upload. */
@@ -106,7 +108,7 @@ class Registry implements UploadRegistry {
   ) {}
 
   async find(owner: UploadOwner): Promise<Upload | undefined> {
-    const key = uploadKey(owner.userId, owner.target);
+    const key = uploadKey(owner.userId, owner.target, owner.tag);
     await this.removing.get(key);
     const known = this.entries.get(key);
     if (known) return known.upload;
@@ -123,7 +125,7 @@ class Registry implements UploadRegistry {
   async create(owner: UploadOwner, spec: UploadSpec): Promise<Upload> {
     // Creations of one upload run one after another: each replaces the one before it, and none
     // sees the temporary file of another half made or half removed.
-    const key = uploadKey(owner.userId, owner.target);
+    const key = uploadKey(owner.userId, owner.target, owner.tag);
     const run = (this.creating.get(key) ?? Promise.resolve()).then(() => this.replace(owner, spec, key));
     const tail = run.then(() => undefined, () => undefined);
     this.creating.set(key, tail);

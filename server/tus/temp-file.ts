@@ -20,9 +20,13 @@ import { syncDir } from '../lib/sync-dir';
 const TUS_PREFIX = `${TEMP_PREFIX}tus-`;
 const NAME = /^([0-9a-f]{32})-(\d{1,16})$/;
 
-/** The key of `userId`'s upload to `realPath` (32 hex digits). */
-export function uploadKey(userId: number, realPath: string): string {
-  return createHash('sha256').update(`${userId}\0${realPath}`).digest('hex').slice(0, 32);
+/**
+ * The key of `userId`'s upload to `realPath` (32 hex digits); a `tag` (the random id of an upload
+ * through an upload link, beyond.md §2) makes it that one upload's, found only by whoever holds it.
+ */
+export function uploadKey(userId: number, realPath: string, tag?: string): string {
+  const id = tag === undefined ? `${userId}\0${realPath}` : `${userId}\0${realPath}\0${tag}`;
+  return createHash('sha256').update(id).digest('hex').slice(0, 32);
 }
 
 /** The temporary file of an upload with this key and declared length, beside `target`. */

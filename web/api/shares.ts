@@ -1,4 +1,4 @@
-import type { ShareCreateBody } from '@contract/share';
+import type { ShareCreateBody, ShareKind, UploadLinkInfo } from '@contract/share';
 import { apiPaths } from '../paths';
 import { fetchJson, fetchPublicJson, jsonBody, exchange } from './http';
 import type { PublicResource, Share } from './types';
@@ -17,9 +17,9 @@ export async function deleteShare(hash: string): Promise<void> {
  * GET /api/public/share/{hash}{path}: a shared file or folder; `password` travels URL-encoded in
  * X-SHARE-PASSWORD (api.md §3.16), 401 means it is needed or wrong.
  */
-export async function getPublicShare(hash: string, path: string, password: string): Promise<PublicResource> {
+export async function getPublicShare(hash: string, path: string, password: string): Promise<PublicResource | UploadLinkInfo> {
   const headers = password ? { 'X-SHARE-PASSWORD': encodeURIComponent(password) } : undefined;
-  return fetchPublicJson<PublicResource>(apiPaths.publicShare(hash, path), { headers });
+  return fetchPublicJson<PublicResource | UploadLinkInfo>(apiPaths.publicShare(hash, path), { headers });
 }
 
 /** GET /api/share{path}: the links of one file or folder. */
@@ -29,11 +29,21 @@ export async function sharesOf(path: string): Promise<Share[]> {
 
 export type ShareUnit = 'seconds' | 'minutes' | 'hours' | 'days';
 
+/** What a new link is: its duration, password, kind and download limit (0 = none). */
+export interface NewLink {
+  expires: string;
+  unit: ShareUnit;
+  password: string;
+  kind: ShareKind;
+  maxDownloads: number;
+}
+
 /**
  * POST /api/share{path}: a new link; `expires` empty means permanent, and `password` (already
- * trimmed) empty means none. The API takes the duration as a string (api.md §3.15).
+ * trimmed) empty means none. The API takes the duration as a string (api.md §3.15); kind and
+ * maxDownloads are beyond.md §2's.
  */
-export async function createShare(path: string, link: { expires: string; unit: ShareUnit; password: string }): Promise<Share> {
+export async function createShare(path: string, link: NewLink): Promise<Share> {
   const query = link.expires ? `?expires=${encodeURIComponent(link.expires)}&unit=${link.unit}` : '';
   return fetchJson<Share>(`${apiPaths.sharesOf(path)}${query}`, jsonBody(link satisfies ShareCreateBody));
 }

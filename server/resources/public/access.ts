@@ -25,6 +25,11 @@ export interface AccessDeps {
 /** A public request: the path after the route prefix (`{hash}{sub}`) and the credentials. */
 export interface PublicRequest extends ShareCredentials {
   path: string;
+  /**
+   * HEAD, PATCH or DELETE of a tus upload through an upload link: the upload's secret id, handed
+   * out only after the link's password, stands for the credentials (beyond.md §2).
+   */
+  byUploadId?: boolean;
 }
 
 /** An opened link: the gate confined to it and the path to serve inside that gate. */
@@ -51,8 +56,10 @@ export function splitPublicPath(raw: string): { hash: string; sub: string } {
 function ownerOf(store: Store, link: ShareRecord): UserRecord {
   const owner = store.data().users.find((u) => u.id === link.userID);
   if (!owner) throw new AppError('not_found');
-  // The owner must still be allowed to share (api.md §3.16 step 3, GHSA-v9w4-gm2x-6rvf).
-  if (!owner.perm.share || !owner.perm.download) throw new AppError('forbidden');
+  // The owner must still be allowed to share (api.md §3.16 step 3, GHSA-v9w4-gm2x-6rvf), and to
+  // create files for an upload link (beyond.md §2).
+  const may = link.kind === 'upload' ? owner.perm.create : owner.perm.download;
+  if (!owner.perm.share || !may) throw new AppError('forbidden');
   return structuredClone(owner);
 }
 
@@ -68,7 +75,8 @@ export async function openShare(deps: AccessDeps, req: PublicRequest): Promise<O
   const { hash, sub } = splitPublicPath(req.path);
   if (hash === '') throw new AppError('not_found');
   const link = await deps.links.byHash(hash);
-  await checkCredentials(deps.throttle, link, req);
+  // A follow-up request of a tus upload through an upload link holds the upload's id instead.
+  if (!req.byUploadId) await checkCredentials(deps.throttle, link, req);
   const owner = ownerOf(deps.store, link);
   const settings = deps.store.data().settings;
   const linkPath = cleanPath(link.path);

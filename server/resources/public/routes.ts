@@ -28,9 +28,12 @@ function publicRequest(request: FastifyRequest<PublicRoute>, addressOf: PublicRo
 /** Public (no token): GET /api/public/share/{hash}{sub} and GET|HEAD /api/public/dl/{hash}{sub}, api.md §3.16. */
 export function publicRoutes(app: FastifyInstance, opts: PublicRoutesOptions): void {
   const { public: service, addressOf } = opts;
-  app.get<PublicRoute>('/api/public/share/*', { schema: { querystring: PublicShareQuerySchema, response: { 200: ResourceSchema } } }, (request) =>
-    service.info(publicRequest(request, addressOf)),
-  );
+  app.get<PublicRoute>('/api/public/share/*', { schema: { querystring: PublicShareQuerySchema, response: { 200: ResourceSchema } } }, async (request, reply) => {
+    const info = await service.info(publicRequest(request, addressOf));
+    if (!('kind' in info)) return info;
+    // An upload link's four fields (built by the service, never a record) instead of a FileInfo.
+    return reply.type('application/json; charset=utf-8').serializer((payload) => JSON.stringify(payload)).send(info);
+  });
   app.route<PublicRoute>({
     method: ['GET', 'HEAD'],
     url: '/api/public/dl/*',

@@ -1,5 +1,7 @@
 import type { ServerConfig } from '../../config';
 import type { Resource } from '../../contract/resource';
+import type { UploadLinkInfo } from '../../contract/share';
+import { AppError } from '../../errors';
 import { fileInfo } from '../../fs/info';
 import { listDirectory } from '../../fs/listing';
 import { baseName, parentPath } from '../../fs/paths';
@@ -8,6 +10,7 @@ import { subtitleFinder } from '../../fs/subtitles';
 import type { RawRequest } from '../../http/raw-request';
 import type { RawResponse } from '../../http/send-file';
 import { openShare, type AccessDeps, type OpenShare, type PublicRequest } from './access';
+import { checkNotExhausted, countDownload, type DownloadLimitDeps } from './download-limit';
 
 export type { PublicRequest } from './access';
 
@@ -17,15 +20,18 @@ export interface RawServer {
 }
 
 /** What public access needs; app.ts composes it. */
-export interface PublicDeps extends AccessDeps {
+export interface PublicDeps extends AccessDeps, DownloadLimitDeps {
   config: Pick<ServerConfig, 'typeDetectionByHeader'>;
   raw: RawServer;
 }
 
 /** Public share access of api.md §3.16: no JWT, the link's password or token instead. */
 export interface PublicService {
-  /** GET /api/public/share/{hash}{sub}: the FileInfo of the shared file or of a folder in the share. */
-  info(req: PublicRequest): Promise<Resource>;
+  /**
+   * GET /api/public/share/{hash}{sub}: the FileInfo of the shared file or of a folder in the share;
+   * of an upload link only its folder's name (beyond.md §2).
+   */
+  info(req: PublicRequest): Promise<Resource | UploadLinkInfo>;
   /** GET /api/public/dl/{hash}{sub}: the file (raw headers, Range, ETag) or a folder archive. */
   download(req: PublicRequest, raw: Omit<RawRequest, 'path'>): Promise<RawResponse>;
 }
@@ -50,8 +56,17 @@ async function withSubtitles(open: OpenShare, info: Resource): Promise<Resource>
   return subs.length > 0 ? { ...info, subtitles: subs } : info;
 }
 
-async function describeShare(deps: PublicDeps, req: PublicRequest): Promise<Resource> {
+/** An upload link shows its folder's name, never what is in it (beyond.md §2). */
+function uploadLinkInfo(open: OpenShare): UploadLinkInfo {
+  const token = open.link.password_hash && open.link.token ? { token: open.link.token } : {};
+  return { kind: 'upload', name: open.name, expire: open.link.expire, hasPassword: Boolean(open.link.password_hash), ...token };
+}
+
+async function describeShare(deps: PublicDeps, req: PublicRequest): Promise<Resource | UploadLinkInfo> {
   const open = await openShare(deps, req);
+  if (open.link.kind === 'upload') return uploadLinkInfo(open);
+  // A link that gave all its downloads is gone, its page included (beyond.md §2).
+  checkNotExhausted(open.link);
   const { info } = await fileInfo(open.gate, open.path, { modify: open.owner.perm.modify, sniff: 'full' });
   // The token goes only to visitors who passed the password, on the top-level object (§3.16).
   const token = open.link.password_hash && open.link.token ? { token: open.link.token } : {};
@@ -67,7 +82,10 @@ export function createPublicService(deps: PublicDeps): PublicService {
     info: (req) => describeShare(deps, req),
     async download(req, raw) {
       const open = await openShare(deps, req);
-      return deps.raw.serve(open.gate, { ...raw, path: open.path });
+      if (open.link.kind === 'upload') throw new AppError('forbidden');
+      checkNotExhausted(open.link);
+      const res = await deps.raw.serve(open.gate, { ...raw, path: open.path });
+      return countDownload(deps, { link: open.link, path: open.path, address: req.address, method: raw.method }, res);
     },
   };
 }

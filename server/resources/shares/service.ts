@@ -10,7 +10,7 @@ import { canonicalPath, cleanPath } from '../../fs/paths';
 import { scopeRoot } from '../../fs/scope';
 import type { Database, ShareRecord, UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
-import { shareRequest } from './input';
+import { shareRequest, type ShareRequest } from './input';
 
 /** What the shares service needs; app.ts composes it. */
 export interface SharesDeps {
@@ -37,7 +37,20 @@ export interface SharesService {
 
 /** The API representation: never the password hash, never the token (api.md §11). */
 function view(link: ShareRecord): Share {
-  return { hash: link.hash, path: link.path, userID: link.userID, expire: link.expire, hasPassword: Boolean(link.password_hash) };
+  const counts = { kind: link.kind ?? 'download', maxDownloads: link.maxDownloads ?? 0, downloads: link.downloads ?? 0, uploads: link.uploads ?? 0 };
+  return { hash: link.hash, path: link.path, userID: link.userID, expire: link.expire, hasPassword: Boolean(link.password_hash), ...counts };
+}
+
+/** beyond.md §2: an upload link asks for files into a folder, so it needs one and the right to create there. */
+function checkUploadLink(user: UserRecord, isDir: boolean): void {
+  if (!user.perm.create) throw new AppError('forbidden');
+  if (!isDir) throw new AppError('bad_request', 'an upload link needs a folder');
+}
+
+/** What a new record adds for beyond.md §2; a plain download link stays a filebrowser record. */
+function kindFields(request: ShareRequest): Partial<ShareRecord> {
+  if (request.kind === 'upload') return { kind: 'upload', uploads: 0 };
+  return request.maxDownloads > 0 ? { kind: 'download', maxDownloads: request.maxDownloads, downloads: 0 } : {};
 }
 
 function requireSharePerm(user: UserRecord): void {
@@ -101,11 +114,12 @@ async function create(ctx: Ctx, user: UserRecord, req: { raw: string; body: Shar
   requireSharePerm(user);
   const request = shareRequest(req.body);
   // Only existing paths inside the scope, allowed by the rules (api.md §3.15 step 1, §13.12).
-  await requireExisting(await ctx.gates.forUser(user, ctx.store.data().settings), req.raw);
+  const s = await requireExisting(await ctx.gates.forUser(user, ctx.store.data().settings), req.raw);
+  if (request.kind === 'upload') checkUploadLink(user, s.effective.isDirectory());
   const secrets = request.password === '' ? {} : { password_hash: await hashPassword(request.password), token: randomBytes(96).toString('base64url') };
   const expire = request.lifetimeSeconds === 0 ? 0 : ctx.nowSeconds() + request.lifetimeSeconds;
   const link = await ctx.store.update((db) => {
-    const created: ShareRecord = { hash: newHash(db), path: canonicalPath(req.raw), userID: user.id, expire, ...secrets };
+    const created: ShareRecord = { hash: newHash(db), path: canonicalPath(req.raw), userID: user.id, expire, ...secrets, ...kindFields(request) };
     db.shares.push(created);
     return created;
   });

@@ -29,7 +29,9 @@ describe('POST /api/share{p}', () => {
     const res = await post(t, '/file.txt');
     expect(res.statusCode).toBe(200);
     const body = res.json<Record<string, unknown>>();
-    expect(Object.keys(body).sort()).toEqual(['expire', 'hasPassword', 'hash', 'path', 'userID']);
+    // filebrowser's fields, then beyond.md §2's, with their defaults for a plain link.
+    expect(Object.keys(body).sort()).toEqual(['downloads', 'expire', 'hasPassword', 'hash', 'kind', 'maxDownloads', 'path', 'uploads', 'userID']);
+    expect(body).toMatchObject({ kind: 'download', maxDownloads: 0, downloads: 0, uploads: 0 });
     expect(body).toMatchObject({ path: '/file.txt', userID: 1, expire: 0, hasPassword: false });
     expect(body.hash).toMatch(/^[A-Za-z0-9_-]{8}$/);
     expect(t.store.data().shares).toEqual([{ hash: body.hash, path: '/file.txt', userID: 1, expire: 0 }]);
@@ -219,7 +221,7 @@ describe('GET /api/shares and /api/share{p}', () => {
     const t = await withLinks();
     const res = await call(t, 'GET /api/share/owner/file.txt');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual([{ hash: 'ownerFil', path: '/file.txt', userID: 2, expire: 0, hasPassword: false }]);
+    expect(res.json()).toEqual([{ hash: 'ownerFil', path: '/file.txt', userID: 2, expire: 0, hasPassword: false, kind: 'download', maxDownloads: 0, downloads: 0, uploads: 0 }]);
     expect(hashes(await call(t, 'GET /api/share/docs/'))).toEqual(['adminDoc', 'bobPerma', 'bobLater']);
   });
 

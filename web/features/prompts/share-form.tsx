@@ -7,6 +7,7 @@ import { TextField } from '../../components/fields';
 import { failureText } from '../../lib/notice';
 import type { Target } from '../../state/listing';
 import { notifyAtom } from '../../state/notices';
+import { useLinkKind } from './share-kind-fields';
 import { createLinkAtom } from './state';
 
 const UNITS: ShareUnit[] = ['seconds', 'minutes', 'hours', 'days'];
@@ -30,11 +31,14 @@ export function ShareForm({ item, onCreated, onCancel }: { item: Target; onCreat
   const [unit, setUnit] = useState<ShareUnit>('hours');
   const [password, setPassword] = useState('');
   const [invalid, setInvalid] = useState(false);
+  const linkKind = useLinkKind(item.isDir);
 
   const submit = (): void => {
     const expires = durationOf(duration);
     if (expires === null) return setInvalid(true);
-    create({ path: item.path, link: { expires, unit, password: password.trim() } })
+    const kind = linkKind.read();
+    if (kind === null) return;
+    create({ path: item.path, link: { expires, unit, password: password.trim(), ...kind } })
       .then(onCreated, (error: unknown) => notify({ kind: 'error', message: failureText(error) }));
   };
 
@@ -65,6 +69,7 @@ export function ShareForm({ item, onCreated, onCancel }: { item: Target; onCreat
       {/* Shown as typed: it is a password to hand to the visitors, not the user's own. */}
       <TextField label={t('login.password')} value={password} onChange={setPassword} help={t('shareDialog.passwordHint')}
         autoComplete="off" spellCheck={false} />
+      {linkKind.fields}
     </Dialog>
   );
 }

@@ -6,6 +6,7 @@ import { Dialog } from '../../components/dialog';
 import { currentLang } from '../../i18n';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { failureText } from '../../lib/notice';
+import { shareCounts } from '../../lib/share-counts';
 import { sharePath, withBase } from '../../paths';
 import { nowAtom } from '../../state/clock';
 import { configAtom } from '../../state/config';
@@ -39,6 +40,7 @@ function LinkRow({ link, item }: { link: Share; item: Target }) {
             </time>
           )}
           {link.hasPassword && <> · {t('shareDialog.protected')}</>}
+          <> · {t(link.kind === 'upload' ? 'fileRequest.uploadLink' : 'fileRequest.downloadLink')} · {t(shareCounts(link).key, shareCounts(link).values)}</>
         </span>
       </div>
       <button type="button" className="button button-small" onClick={copy}>{t('shareDialog.copy')}</button>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sortLinks } from './state';
 
-const link = (hash: string, expire: number) => ({ hash, path: '/a', userID: 1, expire, hasPassword: false });
+const link = (hash: string, expire: number) => ({ hash, path: '/a', userID: 1, expire, hasPassword: false, kind: 'download' as const, maxDownloads: 0, downloads: 0, uploads: 0 });
 
 describe('sortLinks', () => {
   it('puts permanent links first, then the soonest to expire', () => {

@@ -22,6 +22,11 @@ function Expiry({ expire }: { expire: number }) {
   return <DateTime iso={new Date(expire * 1000).toISOString()} exact={false} nowMs={now} lang={currentLang()} />;
 }
 
+/** "downloads / limit" of a limited link, the count of an unlimited one (beyond.md §2). */
+function downloadsText(share: ShareRow): string {
+  return share.maxDownloads > 0 ? `${share.downloads} / ${share.maxDownloads}` : String(share.downloads);
+}
+
 function Row({ share, admin }: { share: ShareRow; admin: boolean }) {
   const { t } = useTranslation();
   const config = useAtomValue(configAtom);
@@ -34,6 +39,9 @@ function Row({ share, admin }: { share: ShareRow; admin: boolean }) {
   return (
     <tr>
       <td data-label={t('shares.path')} className="cell-primary"><Link href={filesPath(share.path)} className="mono" dir="ltr">{share.path}</Link></td>
+      <td data-label={t('fileRequest.kind')}>{t(share.kind === 'upload' ? 'fileRequest.uploadLink' : 'fileRequest.downloadLink')}</td>
+      <td data-label={t('fileRequest.downloads')}><span dir="ltr">{share.kind === 'upload' ? '—' : downloadsText(share)}</span></td>
+      <td data-label={t('fileRequest.uploads')}>{share.kind === 'upload' ? share.uploads : '—'}</td>
       <td data-label={t('shares.duration')}><Expiry expire={share.expire} /></td>
       {admin && <td data-label={t('login.username')}>{share.username}</td>}
       <td className="cell-action">
@@ -55,10 +63,13 @@ function ShareTable() {
   if (!shares) return <Spinner label={t('app.loading')} />;
   if (shares.length === 0) return <p className="empty">{t('listing.empty')}</p>;
   return (
-    <table className="table responsive-table">
+    <table className="table responsive-table shares-table">
       <thead>
         <tr>
           <th scope="col">{t('shares.path')}</th>
+          <th scope="col">{t('fileRequest.kind')}</th>
+          <th scope="col">{t('fileRequest.downloads')}</th>
+          <th scope="col">{t('fileRequest.uploads')}</th>
           <th scope="col">{t('shares.duration')}</th>
           {admin && <th scope="col">{t('login.username')}</th>}
           <th scope="col"><span className="visually-hidden">{t('shares.delete')}</span></th>

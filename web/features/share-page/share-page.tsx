@@ -5,7 +5,9 @@ import { usePathname } from 'wouter/use-browser-location';
 import type { PublicResource } from '../../api/types';
 import { Breadcrumbs } from '../../components/breadcrumbs';
 import { ErrorMessage } from '../../components/error-message';
+import { Icon } from '../../components/icon';
 import { Spinner } from '../../components/spinner';
+import { lazyComponent } from '../../lib/lazy-component';
 import { instanceName, pageTitle } from '../../lib/page-config';
 import { folderOf, shareFromLocation, sharePath } from '../../paths';
 import { configAtom } from '../../state/config';
@@ -15,6 +17,22 @@ import { ShareItems } from './share-items';
 import { ShareToolbar } from './share-toolbar';
 import { clearShareSelectionAtom, loadShareAtom, shareStateAtom } from './state';
 import { useEscClears } from './use-share-selection';
+
+/** The upload area of an upload link, with tus behind it: a chunk of its own. */
+const UploadArea = lazyComponent(() => import('./upload-area'), 'UploadArea');
+
+/** A link that gave all its downloads answers 410 (beyond.md §2). */
+function LimitReached() {
+  const { t } = useTranslation();
+  return (
+    <div className="card share-gone" role="status">
+      <div className="card-body">
+        <Icon name="lock" />
+        <p>{t('fileRequest.limitReached')}</p>
+      </div>
+    </div>
+  );
+}
 
 /** product.md §9: breadcrumbs show at most 3 trailing segments. */
 const CRUMBS = 3;
@@ -48,7 +66,7 @@ function useShare(hash: string, path: string) {
     void load({ hash, path });
   }, [hash, path, load, clear]);
   const current = state.key === `${hash}:${path}` ? state : null;
-  const name = current?.resource?.name ?? '';
+  const name = current?.resource?.name ?? current?.upload?.name ?? '';
   useEffect(() => {
     document.title = pageTitle([name, t('titles.share')], instanceName(config));
   }, [name, t, config]);
@@ -66,6 +84,8 @@ export function SharePage() {
   let body;
   if (!state || state.status === 'loading') body = <Spinner label={t('app.loading')} />;
   else if (state.status === 'password') body = <PasswordCard hash={hash} path={path} wrong={state.wrongPassword} checking={state.checking ?? false} />;
+  else if (state.status === 'upload' && state.upload) body = <UploadArea link={state.upload} hash={hash} />;
+  else if (state.errorStatus === 410) body = <LimitReached />;
   else if (!resource) body = <ErrorMessage status={state.errorStatus} />;
   else body = <Loaded resource={resource} hash={hash} path={path} />;
   // A file share has no folders to walk (its path is ''); a folder share and what is inside it do.

@@ -2,13 +2,16 @@ import { atom } from 'jotai';
 import { HttpError } from '../../api/http';
 import { getPublicShare } from '../../api/shares';
 import type { PublicResource } from '../../api/types';
+import type { UploadLinkInfo } from '@contract/share';
 import { statusOf } from '../../lib/errors';
 
 export interface ShareState {
   /** `<hash>:<path>` of the request this state answers. */
   key: string;
-  status: 'loading' | 'password' | 'error' | 'ready';
+  status: 'loading' | 'password' | 'error' | 'ready' | 'upload';
   resource: PublicResource | null;
+  /** An upload link (beyond.md §2): its folder's name, never its contents. */
+  upload?: UploadLinkInfo;
   errorStatus: number;
   /** A non-empty password was sent and refused (product.md §2, Share page). */
   wrongPassword: boolean;
@@ -31,8 +34,10 @@ export const loadShareAtom = atom(null, async (get, set, { hash, path }: { hash:
   if (current.key === key && current.status === 'password') set(shareStateAtom, { ...current, checking: true });
   else set(shareStateAtom, { key, status: 'loading', resource: null, errorStatus: 0, wrongPassword: false });
   try {
-    const resource = await getPublicShare(hash, path, password);
-    if (get(shareStateAtom).key === key) set(shareStateAtom, { key, status: 'ready', resource, errorStatus: 0, wrongPassword: false });
+    const answer = await getPublicShare(hash, path, password);
+    if (get(shareStateAtom).key !== key) return;
+    if ('kind' in answer) set(shareStateAtom, { key, status: 'upload', resource: null, upload: answer, errorStatus: 0, wrongPassword: false });
+    else set(shareStateAtom, { key, status: 'ready', resource: answer, errorStatus: 0, wrongPassword: false });
   } catch (error) {
     if (get(shareStateAtom).key !== key) return;
     const needsPassword = error instanceof HttpError && error.status === 401;

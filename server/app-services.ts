@@ -29,6 +29,8 @@ import { createPublicService } from './resources/public/service';
 import { createSharesService } from './resources/shares/service';
 import { createUsersService } from './resources/users/service';
 import { createMemoryEphemeral, type Ephemeral } from './state/ephemeral';
+import { createOidcProvider } from './resources/oidc/provider';
+import { createOidcService, type OidcService } from './resources/oidc/service';
 
 
 /** Composes the services the route table hands to the resources; no route is registered here. */
@@ -47,7 +49,8 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const shares = createSharesService({ store: deps.store, gates, config: deps.config });
   const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle });
   const command = createCommandService({ store: deps.store, gates, enabled: deps.config.enableExec, env: deps.env ?? {} });
-  return { ephemeral, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command };
+  const oidc = oidcService(app, deps, { ephemeral, sessions, throttle, auth });
+  return { ephemeral, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command, oidc };
 }
 
 /** What composeServices hands to the route table. */
@@ -59,6 +62,20 @@ function sharedEphemeral(app: FastifyInstance, deps: AppDeps): Ephemeral {
   const ephemeral = createMemoryEphemeral();
   app.addHook('onClose', async () => ephemeral.close());
   return ephemeral;
+}
+
+type AccountParts = Pick<Awaited<ReturnType<typeof accountServices>>, 'sessions' | 'throttle' | 'auth'>;
+
+/** OpenID Connect sign-in (beyond.md §4.3) when --oidc.issuer is set; discovery starts now, retried on use. */
+function oidcService(app: FastifyInstance, deps: AppDeps, parts: AccountParts & { ephemeral: Ephemeral }): OidcService | undefined {
+  const oidc = deps.config.oidc;
+  if (!oidc) return undefined;
+  const provider = createOidcProvider({ config: oidc, onDiscoveryError: (err) => app.log.warn(`OpenID provider ${oidc.issuer} not discovered (retried at the next sign-in): ${(err as Error).message}`) });
+  return createOidcService({
+    store: deps.store, root: deps.config.root, baseURL: deps.config.baseURL, oidc, provider, ephemeral: parts.ephemeral,
+    sessions: parts.sessions, throttle: parts.throttle, issue: (user) => parts.auth.renew(user), endSessions: (id) => parts.auth.endSessions(id),
+    warn: (message) => app.log.warn(message),
+  });
 }
 
 /** After a burst of requests, memory goes back to the system once the server is idle (lib/idle-memory.ts). */

@@ -24,6 +24,8 @@ import { usersRoutes } from './resources/users/routes';
 import { commandRoutes } from './resources/command/routes';
 import { publicRoutes } from './resources/public/routes';
 import { sharesRoutes } from './resources/shares/routes';
+import { oidcRoutes, oidcSessionRoutes } from './resources/oidc/routes';
+import { originResolver } from './lib/request-origin';
 import type { Store } from './state/store';
 import { type Ephemeral } from './state/ephemeral';
 
@@ -103,6 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.register(web.routes);
   app.register(authRoutes, { auth: s.auth, addressOf });
   app.register(publicRoutes, { public: s.publicAccess, addressOf });
+  const originOf = originResolver(deps.config.trustedProxies);
+  if (s.oidc) app.register(oidcRoutes, { oidc: s.oidc, addressOf, originOf });
 
   app.register(async (signedIn) => signedInRoutes(signedIn, deps, s));
   await app.ready();
@@ -124,4 +128,5 @@ async function signedInRoutes(signedIn: FastifyInstance, deps: AppDeps, s: Servi
   signedIn.register(tusRoutes, { tus: s.tus, baseURL: deps.config.baseURL });
   signedIn.register(previewRoutes, { preview: s.preview });
   signedIn.register(subtitleRoutes, { subtitle: s.subtitle });
+  if (s.oidc) signedIn.register(oidcSessionRoutes, { oidc: s.oidc, originOf: originResolver(deps.config.trustedProxies) });
 }

@@ -19,6 +19,9 @@ declare module 'oidc-provider' {
   export interface KoaContextWithOIDC {
     path: string;
     body: unknown;
+    status: number;
+    type: string;
+    response: { get(name: string): string };
     oidc: {
       provider: Provider;
       result?: { consent?: { grantId?: string } };

@@ -14,6 +14,8 @@ export const OIDC_ACCOUNTS: Readonly<Record<string, Record<string, unknown>>> = 
 export const OIDC_CLIENT = { id: 'filemgr-test', secret: 'filemgr-test-secret-0123456789abcdef' } as const;
 export const OIDC_ADMIN_GROUP = 'filemgr-admins';
 export const OIDC_SCOPES = 'openid profile email groups';
+/** The page a held callback shows instead (holdNextCallback). */
+export const HELD_TEXT = 'callback held by the test';
 
 /** How the token endpoint's ID token is re-signed (with the provider's own key) before it leaves; `resign` changes nothing (a control). */
 export type IdTokenTamper = 'none' | 'resign' | 'audience' | 'expired';
@@ -24,6 +26,11 @@ export interface TestProvider {
   configure(opts: { redirectUris: string[]; postLogoutRedirectUris: string[]; claimsInIdToken?: boolean }): void;
   /** Applies to every later token response. */
   tamper: { mode: IdTokenTamper };
+  /**
+   * Holds the next redirect back to the client: the browser gets a blank page instead, and the
+   * promise the callback URL it would have gone to (a browser test can then alter or replay it).
+   */
+  holdNextCallback(): Promise<string>;
   /** Stops answering (discovery then fails) until `resume`. */
   pause(): void;
   resume(): void;
@@ -101,13 +108,24 @@ export async function startOidcProvider(): Promise<TestProvider> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const tamper: TestProvider['tamper'] = { mode: 'none' };
+  let hold: ((url: string) => void) | undefined;
   return {
     issuer,
     tamper,
+    holdNextCallback: () => new Promise<string>((resolve) => { hold = resolve; }),
     configure(opts) {
       const provider = providerFor(issuer, jwk, opts);
       provider.use(async (ctx, next) => {
         await next();
+        const location = ctx.status >= 300 && ctx.status < 400 ? ctx.response.get('location') : '';
+        if (hold && location && new URL(location, issuer).origin !== issuer) {
+          hold(location);
+          hold = undefined;
+          ctx.status = 200;
+          ctx.type = 'html';
+          ctx.body = `<p>${HELD_TEXT}</p>`;
+          return;
+        }
         const body = ctx.body as { id_token?: string } | undefined;
         if (ctx.path === '/token' && tamper.mode !== 'none' && body?.id_token) {
           ctx.body = { ...body, id_token: resign(body.id_token, jwk, tamperWith(tamper.mode)) };

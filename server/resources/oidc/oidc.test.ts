@@ -4,6 +4,7 @@ import { OIDC_ADMIN_GROUP, OIDC_CLIENT, OIDC_SCOPES, startOidcProvider, type Tes
 import { signInAtProvider } from '../../../tests/support/oidc-login';
 import { appsForEachTest } from '../../../tests/support/per-test';
 import { TEST_ADMIN, type TestApp } from '../../../tests/support/test-app';
+import { buildPageConfig } from '../../plugins/web-assets/page-config';
 import { landingPath } from './service';
 
 const HOST = 'filemgr.test';
@@ -245,6 +246,17 @@ describe('redirect targets', () => {
     expect(new URL(flow.authorization).searchParams.get('redirect_uri')).toBe(`${ORIGIN}/base/api/auth/oidc/callback`);
     const res = await callback(based, await signInAtProvider(flow.authorization, 'bob'), flow.cookie);
     expect(res.headers.location).toMatch(/^\/base\/files\/#oidc=/);
+  });
+});
+
+describe('the page configuration', () => {
+  it('names the provider and says whether passwords are taken; the client secret is never in it', async () => {
+    const t = await start({ config: { oidc: oidcConfig({ passwordLogin: false }) }, settings: (s) => { s.signup = true; } });
+    const page = buildPageConfig({ settings: t.store.data().settings, auther: t.store.data().auther, config: t.config, hasCustomCss: false });
+    expect(page).toMatchObject({ OidcName: 'Test ID', PasswordLogin: false, Signup: false });
+    expect(JSON.stringify(page)).not.toContain(OIDC_CLIENT.secret);
+    const plain = await start();
+    expect(buildPageConfig({ settings: plain.store.data().settings, auther: plain.store.data().auther, config: plain.config, hasCustomCss: false })).toMatchObject({ OidcName: '', PasswordLogin: true });
   });
 });
 

@@ -86,6 +86,16 @@ export const SERVE_ONLY_FLAGS: readonly FlagDef[] = [
   bool('noauth', false, 'first run only: sign everyone in as the first user', ENV),
   str('username', 'admin', 'first run only: name of the first (admin) user', ENV),
   str('password', '', 'first run only: bcrypt hash of the first user\'s password (see filemgr hash); empty = random, printed on a terminal, else written to <database>.admin-password', ENV),
+  str('oidc.issuer', '', 'OpenID Connect provider (issuer) address; https:, or http: on this machine only ("" = no OpenID sign-in)', ENV),
+  str('oidc.clientId', '', 'client id registered at the OpenID provider', ENV),
+  str('oidc.clientSecret', '', 'client secret registered at the OpenID provider (prefer the environment or the config file)', ENV),
+  str('oidc.scopes', 'openid profile email', 'scopes asked of the OpenID provider, space-separated', ENV),
+  str('oidc.usernameClaim', 'preferred_username', 'ID token claim that names the filemgr user', ENV),
+  str('oidc.groupsClaim', 'groups', 'ID token claim that lists the user\'s groups', ENV),
+  str('oidc.adminGroup', '', 'group whose members are administrators, checked at every OpenID sign-in ("" = admin untouched)', ENV),
+  bool('oidc.createUsers', true, 'create unknown users at their first OpenID sign-in, with the default settings', ENV),
+  bool('oidc.passwordLogin', true, 'keep the password form beside OpenID sign-in (false: OpenID only)', ENV),
+  str('oidc.name', 'OpenID', 'provider name on the login button "Sign in with <name>"', ENV),
   str('redisCacheUrl', '', 'accepted for filebrowser compatibility and ignored: upload state stays in this process', { deprecated: ['redis-cache-url'], ...ENV }),
 ];
 

@@ -4,6 +4,7 @@ import type { ServerConfig } from '../server/config';
 import type { ListenTarget } from '../server/start';
 import type { ServerSettings } from '../server/state/schema';
 import { COMMIT, VERSION } from '../server/version';
+import { checkOidcConfig } from '../server/accounts/oidc-config';
 import { CliError, UsageError } from './io';
 import { applyServerFlags, tcpTargetSet } from './server-settings';
 import type { FlagValues } from './values';
@@ -17,6 +18,20 @@ export interface ResolvedServer {
 
 /** A Go duration as filebrowser parses tokenExpirationTime: "90m", "1h30m", "45s", "0". */
 const GO_DURATION = /^(0|([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|\u00b5s|ms|s|m|h)(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|\u00b5s|ms|s|m|h))*)$/;
+
+/** --oidc.*: undefined without an issuer; a bad combination stops the start with the reason. */
+function oidcOf(flags: FlagValues): ServerConfig['oidc'] {
+  const s = (name: string): string => flags.string(`oidc.${name}`);
+  try {
+    return checkOidcConfig({
+      issuer: s('issuer'), clientId: s('clientId'), clientSecret: s('clientSecret'), scopes: s('scopes'),
+      usernameClaim: s('usernameClaim'), groupsClaim: s('groupsClaim'), adminGroup: s('adminGroup'),
+      createUsers: flags.bool('oidc.createUsers'), passwordLogin: flags.bool('oidc.passwordLogin'), name: s('name'),
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
 
 function parsePort(text: string): number {
   const port = Number(text);
@@ -104,5 +119,7 @@ export function resolveServerConfig(flags: FlagValues, stored: ServerSettings, c
     version: VERSION,
     commit: COMMIT,
   };
+  const oidc = oidcOf(flags);
+  if (oidc) config.oidc = oidc;
   return { config, target: targetOf({ ...server, socket: config.socket }, flags, port), warnings };
 }

@@ -42,6 +42,8 @@ import type { DavDeps } from './resources/dav/context';
 import { createBasicAuth } from './resources/dav/auth';
 import { createDavLocks } from './resources/dav/locks';
 import { createDavProperties } from './resources/dav/dead-props';
+import { createOidcProvider } from './resources/oidc/provider';
+import { createOidcService, type OidcService } from './resources/oidc/service';
 
 
 /** Composes the services the route table hands to the resources; no route is registered here. */
@@ -70,7 +72,8 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const apiTokens = createTokensService({ store: deps.store });
   const totp = createTotpService({ store: deps.store, throttle });
   const dav = davService(deps, { ephemeral, throttle, gates, hooks, raw, previews, trash });
-  return { apiTokens, totp, ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command, trash, dav, uploadLinks };
+  const oidc = oidcService(app, deps, { ephemeral, sessions, throttle, auth });
+  return { apiTokens, totp, ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command, trash, dav, uploadLinks, oidc };
 }
 
 /** What composeServices hands to the route table. */
@@ -87,6 +90,20 @@ function sharedEphemeral(app: FastifyInstance, deps: AppDeps): Ephemeral {
 /** The activity log beside the database (beyond.md §8); the activity plugin closes it with the app. */
 function activityLogOf(app: FastifyInstance, deps: AppDeps): ActivityLog {
   return openActivityLog({ location: deps.store.location, days: () => deps.store.data().settings.activityDays, onError: (err) => app.log.warn({ err }, 'activity log') });
+}
+
+type AccountParts = Pick<Awaited<ReturnType<typeof accountServices>>, 'sessions' | 'throttle' | 'auth'>;
+
+/** OpenID Connect sign-in (beyond.md §4.3) when --oidc.issuer is set; discovery starts now, retried on use. */
+function oidcService(app: FastifyInstance, deps: AppDeps, parts: AccountParts & { ephemeral: Ephemeral }): OidcService | undefined {
+  const oidc = deps.config.oidc;
+  if (!oidc) return undefined;
+  const provider = createOidcProvider({ config: oidc, onDiscoveryError: (err) => app.log.warn(`OpenID provider ${oidc.issuer} not discovered (retried at the next sign-in): ${(err as Error).message}`) });
+  return createOidcService({
+    store: deps.store, root: deps.config.root, baseURL: deps.config.baseURL, oidc, provider, ephemeral: parts.ephemeral,
+    sessions: parts.sessions, throttle: parts.throttle, issue: (user) => parts.auth.renew(user), endSessions: (id) => parts.auth.endSessions(id),
+    warn: (message) => app.log.warn(message),
+  });
 }
 
 /** After a burst of requests, memory goes back to the system once the server is idle (lib/idle-memory.ts). */

@@ -31,6 +31,8 @@ import { tokensRoutes } from './resources/tokens/routes';
 import { totpRoutes } from './resources/totp/routes';
 import { trashRoutes } from './resources/trash/routes';
 import { davRoutes } from './resources/dav/routes';
+import { oidcRoutes, oidcSessionRoutes } from './resources/oidc/routes';
+import { originResolver } from './lib/request-origin';
 import type { Store } from './state/store';
 import { type Ephemeral } from './state/ephemeral';
 
@@ -115,6 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.register(davRoutes, { dav: s.dav, addressOf });
   app.register(uploadLinkRoutes, { uploads: s.uploadLinks, addressOf, baseURL: deps.config.baseURL });
   app.register(uploadLinkTusRoutes, { uploads: s.uploadLinks, addressOf, baseURL: deps.config.baseURL });
+  const originOf = originResolver(deps.config.trustedProxies);
+  if (s.oidc) app.register(oidcRoutes, { oidc: s.oidc, addressOf, originOf });
 
   app.register(async (signedIn) => signedInRoutes(signedIn, deps, { ...s, addressOf }));
   await app.ready();
@@ -140,4 +144,5 @@ async function signedInRoutes(signedIn: FastifyInstance, deps: AppDeps, s: Servi
   signedIn.register(previewRoutes, { preview: s.preview });
   signedIn.register(subtitleRoutes, { subtitle: s.subtitle });
   signedIn.register(activityRoutes, { activity: s.activity });
+  if (s.oidc) signedIn.register(oidcSessionRoutes, { oidc: s.oidc, originOf: originResolver(deps.config.trustedProxies) });
 }

@@ -30,6 +30,24 @@ export interface ServerConfig {
   databasePath: string;
   version: string;
   commit: string;
+  /** OpenID Connect sign-in (beyond.md §4.3); absent when --oidc.issuer is empty. */
+  oidc?: OidcConfig;
+}
+
+/** The --oidc.* flags, checked by accounts/oidc-config.ts (the secret is never logged or sent). */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string;
+  usernameClaim: string;
+  groupsClaim: string;
+  /** '' = admin is never changed by sign-ins. */
+  adminGroup: string;
+  createUsers: boolean;
+  passwordLogin: boolean;
+  /** The provider's name on the login button. */
+  name: string;
 }
 
 /** A configuration for tests and embedding: every value at its default. */

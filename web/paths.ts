@@ -164,6 +164,9 @@ export function withQuery(path: string, params: Record<string, string | undefine
 /** API paths, without the base URL. */
 export const apiPaths = {
   login: '/api/login',
+  oidcLogin: (redirect: string): string => `/api/auth/oidc/login?redirect=${encodeURIComponent(redirect)}`,
+  oidcToken: '/api/auth/oidc/token',
+  oidcLogout: '/api/auth/oidc/logout',
   signup: '/api/signup',
   renew: '/api/renew',
   resources: (path: string): string => `/api/resources${encodePath(path)}`,

@@ -18,6 +18,10 @@ export const PageConfigSchema = Type.Object({
   /** filemgr's addition: branding's issue tracker address ('' = no "Report Issue" link). */
   IssueTracker: Type.String(),
   LoginPage: Type.Boolean(),
+  /** filemgr's addition: the OpenID provider's name on "Sign in with <name>" ('' = no OpenID sign-in). */
+  OidcName: Type.String(),
+  /** filemgr's addition: false when --oidc.passwordLogin=false (no password form). */
+  PasswordLogin: Type.Boolean(),
   LogoutPage: Type.String(),
   Name: Type.String(),
   NoAuth: Type.Boolean(),

@@ -1,5 +1,5 @@
-/** Query parameters whose values are secrets and never reach a log line. */
-const SECRET_PARAMS = /([?&](?:token|auth|password)=)[^&#]*/gi;
+/** Query parameters whose values are secrets and never reach a log line (code and state: the OpenID callback). */
+const SECRET_PARAMS = /([?&](?:token|auth|password|code|state)=)[^&#]*/gi;
 
 /** The URL as it may be logged: secret query values replaced by `[redacted]`. */
 export function redactUrl(url: string): string {

@@ -294,7 +294,7 @@ describe('the SPA index', () => {
     expect(config).toEqual({
       AuthMethod: 'json', BaseURL: '', CSS: false, Color: '', DisableExternal: false, DisableUsedPercentage: false,
       EnableExec: false, EnableThumbs: true, HideLoginButton: true, IssueTracker: '', LoginPage: true, LogoutPage: '/login', Name: '',
-      NoAuth: false, ReCaptcha: false, ResizePreview: true, Signup: false, StaticURL: '/static', Theme: '', Trash: true,
+      NoAuth: false, OidcName: '', PasswordLogin: true, ReCaptcha: false, ResizePreview: true, Signup: false, StaticURL: '/static', Theme: '', Trash: true,
       TusSettings: { chunkSize: 10485760, retryCount: 5 }, Version: '1.2.3',
     });
     expect(html).toContain('<title>filemgr</title>');

@@ -18,6 +18,8 @@ const DEFAULTS: PageConfig = {
   LogoutPage: '/login',
   Name: '',
   NoAuth: false,
+  OidcName: '',
+  PasswordLogin: true,
   ReCaptcha: false,
   ResizePreview: true,
   Signup: false,

@@ -6,6 +6,7 @@ import type { TokenUser } from '../api/types';
 import { authCookie, expiredAuthCookie } from '../lib/cookie';
 import { decodeToken, msUntilExpiry, type TokenClaims } from '../lib/jwt';
 import { expiryLogoutEnabled } from '../lib/page-config';
+import { redeemOidcHandover, takeOidcCode } from './oidc-handover';
 
 type Store = ReturnType<typeof createStore>;
 
@@ -118,6 +119,12 @@ async function restore(store: Store): Promise<void> {
   });
 }
 
+/** Keeps `token` and answers the id of its user. */
+function signInFor(store: Store, token: string): number {
+  store.set(signInAtom, token);
+  return store.get(userAtom)?.id ?? 0;
+}
+
 /**
  * Wires web/api to the session and starts it: a stored token is reused and renewed; without a
  * login page (noauth, proxy) the server is asked for a token with empty credentials.
@@ -130,6 +137,9 @@ export async function startSession(store: Store, config: PageConfig): Promise<vo
     onRenewRequested: () => void renewSession(store).catch(() => undefined),
   });
   if (expiryLogoutEnabled(config)) watchExpiry(store);
+  // Taken synchronously: without a code, the stored token is restored in this same tick (main.tsx's early listing).
+  const oidcCode = config.OidcName ? takeOidcCode() : null;
+  if (oidcCode !== null) return redeemOidcHandover(oidcCode, (token) => signInFor(store, token), `${config.BaseURL}/login`);
   if (config.LoginPage) {
     await restore(store);
     return;

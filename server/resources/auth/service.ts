@@ -53,6 +53,13 @@ async function signup(ctx: MethodContext, attempt: AuthAttempt): Promise<void> {
   }, ['exists']);
 }
 
+/** --oidc.passwordLogin=false: the methods that take a password (json, hook) refuse it, and sign-up too. */
+function passwordsOff(config: ServerConfig, method: string): boolean {
+  return config.oidc?.passwordLogin === false && (method === 'json' || method === 'hook');
+}
+
+const PASSWORDS_OFF = new AppError('forbidden', 'password sign-in is turned off', { 'X-Filemgr-Password-Login': 'off' });
+
 /** Sign-in with each auth method, sign-up, token renewal and "log out everywhere" (api.md §2). */
 export function createAuthService(deps: AuthServiceDeps): AuthService {
   const now = deps.now ?? Date.now;
@@ -62,11 +69,12 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   return {
     async login(attempt) {
       const name = deps.store.data().settings.authMethod || 'json';
+      if (passwordsOff(deps.config, name)) throw PASSWORDS_OFF;
       const method = LOGIN_METHODS[name];
       if (!method) throw new AppError('internal', `unknown auth method ${name}`);
       return issue(await recordSignIn({ record: deps.activity, store: deps.store }, { action: 'login', method: name, attempt }, () => method(ctx, attempt)));
     },
-    signup: (attempt) => recordSignIn({ record: deps.activity, store: deps.store }, { action: 'signup', method: 'json', attempt }, () => signup(ctx, attempt)),
+    signup: (attempt) => (passwordsOff(deps.config, 'json') ? Promise.reject(PASSWORDS_OFF) : recordSignIn({ record: deps.activity, store: deps.store }, { action: 'signup', method: 'json', attempt }, () => signup(ctx, attempt))),
     renew: issue,
     endSessions: (id) => endSessions(deps.store, id, now()),
   };

@@ -9,6 +9,7 @@ import { abilitiesAtom } from '../../state/abilities';
 import { configAtom } from '../../state/config';
 import { showPromptAtom } from '../../state/prompts';
 import { signOutAtom, userAtom } from '../../state/session';
+import { oidcLogoutAtom, signedInWithOidcAtom } from '../../state/oidc';
 import { sidebarOpenAtom } from './state';
 import { UsageBar } from './usage-bar';
 
@@ -28,7 +29,10 @@ function SignedInItems() {
   const showPrompt = useSetAtom(showPromptAtom);
   const signOut = useSetAtom(signOutAtom);
   const [, navigate] = useLocation();
+  const withOidc = useAtomValue(signedInWithOidcAtom);
+  const oidcLogout = useSetAtom(oidcLogoutAtom);
   const logout = (): void => {
+    if (withOidc) return void oidcLogout(`${config.BaseURL}${loginPath()}`);
     signOut();
     if (config.AuthMethod === 'proxy' && config.LogoutPage !== '/login') window.location.assign(config.LogoutPage);
     else navigate(loginPath(), { replace: true });

@@ -6,6 +6,7 @@ import { configAtom } from '../../state/config';
 import { themeAtom } from '../../state/theme';
 import { AutoLogin } from './auto-login';
 import { LoginMessage } from './login-message';
+import { OidcSignIn } from './oidc-sign-in';
 import { useLogin, type LoginFields } from './use-login';
 import { useRecaptcha } from './use-recaptcha';
 
@@ -68,7 +69,8 @@ export function LoginPage() {
       <div className="login-card card">
         <img className="login-logo" src={`${config.StaticURL}/img/logo.svg`} alt="" width="64" height="64" />
         <h1 className="login-title">{instanceName(config)}</h1>
-        {config.LoginPage ? <LoginForm /> : <AutoLogin />}
+        {config.LoginPage ? config.PasswordLogin && <LoginForm /> : <AutoLogin />}
+        {config.LoginPage && <OidcSignIn />}
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-import { execFile, execFileSync, type ExecFileOptions } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ExecFileOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { appendFile, chown, mkdtemp, writeFile } from 'node:fs/promises';
@@ -68,6 +68,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     const password = randomBytes(18).toString('base64url');
     await initdb(layout, password);
     const port = await startServer(layout);
+    watchdog(layout);
     const url = `postgres://${USER}:${password}@127.0.0.1:${port}/${DATABASE}`;
     await createDatabase(url, DATABASE);
     return handle(layout, { url, port, startMs: Date.now() - started });
@@ -215,6 +216,21 @@ function stopNow(layout: Layout): void {
     }
   }
   rmSync(layout.dir, { recursive: true, force: true });
+}
+
+/**
+ * A shell that outlives this process: when the test process is gone (killed, so no exit hook
+ * ran) it stops the server (SIGQUIT to the postmaster is the immediate shutdown) and removes the
+ * folder. It ends by itself once `stop()` has removed the folder.
+ */
+function watchdog(layout: Layout): void {
+  const script = [
+    'while kill -0 "$1" 2>/dev/null && [ -d "$2" ]; do sleep 1; done',
+    '[ -d "$2" ] || exit 0',
+    'pid=$(head -n 1 "$2/data/postmaster.pid" 2>/dev/null) && kill -QUIT "$pid" 2>/dev/null && sleep 2',
+    'rm -rf "$2"',
+  ].join('\n');
+  spawn('sh', ['-c', script, 'watchdog', String(process.pid), layout.dir], { detached: true, stdio: 'ignore' }).unref();
 }
 
 function installExitHook(): void {

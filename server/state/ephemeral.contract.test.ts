@@ -82,6 +82,8 @@ describe.each([memory, postgresql])('the shared-ephemeral store ($name)', (backe
     const [a, b] = backend.nodes();
     // The first calls of both nodes race to create the tables, too.
     await Promise.all([a.add('dl', 2), b.add('dl', 2)]);
+    // Both nodes open their connections first, so the 20 calls below meet in the database.
+    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).count('dl')));
     const calls = Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).incrementIfBelow('dl', 5));
     const results = await Promise.all(calls);
     expect(results.filter((r) => r !== null)).toEqual([5]);

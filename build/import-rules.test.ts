@@ -12,7 +12,7 @@ const SERVER_LAYERS: Record<string, number> = {
   app: 7, 'app-services': 7, start: 7, 'silent-connections': 7,
   resources: 6,
   plugins: 5, http: 5,
-  accounts: 4, archive: 4, command: 4, hooks: 4, media: 4, search: 4, setup: 4, tus: 4,
+  accounts: 4, archive: 4, index: 4, command: 4, hooks: 4, media: 4, search: 4, setup: 4, tus: 4,
   fs: 3,
   rules: 2,
   state: 1,

@@ -81,6 +81,7 @@ export const SERVE_ONLY_FLAGS: readonly FlagDef[] = [
   mode('socketPerm', 0o666, 'permissions of the unix socket, octal', { deprecated: ['socket-perm'], ...ENV }),
   str('cacheDir', '', 'preview cache directory (created 0700); empty = no cache', { deprecated: ['cache-dir'], ...ENV }),
   int('imageProcessors', 4, 'concurrent image resizes', { min: 1, deprecated: ['img-processors'], ...ENV }),
+  str('indexInterval', '5m', 'how often the search index looks for changes made outside filemgr, a Go duration; 0 = no index (searches walk the disk)', ENV),
   list('trustedProxy', [], 'proxy address or CIDR whose X-Forwarded-For is believed (repeatable)', ENV),
   bool('noauth', false, 'first run only: sign everyone in as the first user', ENV),
   str('username', 'admin', 'first run only: name of the first (admin) user', ENV),

@@ -30,11 +30,17 @@ interface Candidate {
   kind: Kind;
 }
 
-const LIKE_SPECIAL = /[\\%_]/g;
+/** ASCII without LIKE's wildcards: SQLite's case folding and JavaScript's agree there. */
+const PLAIN_ASCII = /^[\x20-\x24\x26-\x5e\x60-\x7e]+$/;
 
-/** Terms the trigram index can narrow: ASCII (its case folding and JavaScript's agree there), 3+ characters. */
-function indexable(terms: string[]): boolean {
-  return terms.length > 0 && terms.every((t) => t.length >= 3 && /^[\x20-\x7e]+$/.test(t));
+/**
+ * How the index narrows the candidates of a search: the trigram index (a LIKE without ESCAPE,
+ * which FTS5 would not use) for terms of 3+ characters, a scan in SQLite for shorter ones, or
+ * every row through the search's own predicate (other scripts, type-only queries).
+ */
+function narrowing(terms: string[]): 'trigram' | 'instr' | 'all' {
+  if (terms.length === 0 || !terms.every((t) => PLAIN_ASCII.test(t))) return 'all';
+  return terms.every((t) => t.length >= 3) ? 'trigram' : 'instr';
 }
 
 /** The index's statements, prepared once per connection. */
@@ -42,12 +48,14 @@ export class IndexReader {
   private readonly child: StatementSync;
   readonly byId: StatementSync;
   private readonly like: StatementSync;
+  private readonly instr: StatementSync;
   private readonly scan: StatementSync;
 
   constructor(private readonly db: DatabaseSync) {
     this.child = db.prepare('SELECT id, kind FROM entries WHERE parent = ? AND name = ?');
     this.byId = db.prepare('SELECT id, parent, name, kind FROM entries WHERE id = ?');
-    this.like = db.prepare("SELECT e.id, e.parent, e.name, e.kind FROM names JOIN entries e ON e.id = names.rowid WHERE names.name LIKE ? ESCAPE '\\'");
+    this.like = db.prepare('SELECT e.id, e.parent, e.name, e.kind FROM names JOIN entries e ON e.id = names.rowid WHERE names.name LIKE ?');
+    this.instr = db.prepare('SELECT id, parent, name, kind FROM entries WHERE instr(lower(name), ?) > 0');
     this.scan = db.prepare('SELECT id, parent, name, kind FROM entries WHERE id > ? ORDER BY id LIMIT ?');
   }
 
@@ -67,7 +75,8 @@ export class IndexReader {
    * (lexical pre-order); null when there are too many to hold (the caller walks instead).
    */
   async find(rootId: number, search: IndexSearch): Promise<IndexHit[] | null> {
-    const candidates = indexable(search.terms) ? this.byTrigrams(search.terms) : await this.byScan(search);
+    const how = narrowing(search.terms);
+    const candidates = how === 'all' ? await this.byScan(search) : this.bySql(how === 'trigram' ? this.like : this.instr, search.terms, how === 'trigram');
     if (candidates === null) return null;
     const paths = new PathsBelow(this.byId, rootId);
     const hits: { rel: string; kind: Kind; key: string[] }[] = [];
@@ -83,10 +92,11 @@ export class IndexReader {
     return hits.map(({ rel, kind }) => ({ rel, kind }));
   }
 
-  private byTrigrams(terms: string[]): Candidate[] | null {
+  /** The rows a query finds for each term (a superset: the search's predicate decides). */
+  private bySql(query: StatementSync, terms: string[], like: boolean): Candidate[] | null {
     const seen = new Map<number, Candidate>();
     for (const term of terms) {
-      for (const row of this.like.iterate(`%${term.replace(LIKE_SPECIAL, (c) => `\\${c}`)}%`) as Iterable<Candidate>) {
+      for (const row of query.iterate(like ? `%${term}%` : term.toLowerCase()) as Iterable<Candidate>) {
         seen.set(row.id, row);
         if (seen.size > MAX_CANDIDATES) return null;
       }

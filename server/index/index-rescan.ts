@@ -7,6 +7,19 @@ import type { IndexWriter } from './index-writer';
 
 const CHUNK = 2000;
 
+/** Reads one folder again when its time changed (or looks at what replaced it); true when it did. */
+async function rescanFolder(writer: IndexWriter, row: { id: number; mtime: number }, real: string): Promise<boolean> {
+  const stats = await lstat(real, { bigint: true }).catch(() => null);
+  if (!stats?.isDirectory()) {
+    await writer.look(real);
+    return false;
+  }
+  if (micros(stats.mtimeNs) === row.mtime) return false;
+  writer.touch(row.id, stats);
+  await writer.reconcile(row.id, real, false);
+  return true;
+}
+
 /**
  * Brings the index up to date with changes made outside filemgr (beyond.md §7): every indexed
  * folder's time is compared with the disk's, and only folders whose time changed are read again
@@ -26,15 +39,7 @@ export async function rescan(db: DatabaseSync, parts: { reader: IndexReader; wri
       const rel = paths.of(row.id);
       if (rel === null) continue;
       const real = rel === '' ? root : root === '/' ? `/${rel}` : `${root}/${rel}`;
-      const stats = await lstat(real, { bigint: true }).catch(() => null);
-      if (!stats?.isDirectory()) {
-        await writer.look(real);
-        continue;
-      }
-      if (micros(stats.mtimeNs) === row.mtime) continue;
-      reread++;
-      writer.touch(row.id, stats);
-      await writer.reconcile(row.id, real, false);
+      if (await writer.exclusive(() => rescanFolder(writer, row, real))) reread++;
     }
     if (rows.length < CHUNK) return reread;
     after = rows[rows.length - 1]!.id;

@@ -9,7 +9,8 @@ import type { IndexReader } from './index-query';
 /**
  * Keeps the index in step with the disk: a changed path is looked at again (and, for a folder,
  * everything below it), a move renames one row. Reads of the disk are async; each write to the
- * index is one short transaction.
+ * index is one short transaction. Changes run one at a time (`exclusive`): two looks at one
+ * folder at once would add its new names twice.
  */
 export class IndexWriter {
   private readonly insert: StatementSync;
@@ -36,8 +37,21 @@ export class IndexWriter {
     return real.startsWith(prefix) ? real.slice(prefix.length).split('/') : null;
   }
 
-  /** Applies one change. */
-  async apply(change: TreeChange): Promise<void> {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** Runs `fn` after every change queued before it, and before those queued after. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Applies one change (queued behind the others). */
+  apply(change: TreeChange): Promise<void> {
+    return this.exclusive(() => this.applyNow(change));
+  }
+
+  private async applyNow(change: TreeChange): Promise<void> {
     if (change.kind === 'moved') {
       if (this.move(change.from, change.to)) return;
       await this.look(change.from);
@@ -83,19 +97,20 @@ export class IndexWriter {
       await this.look(real.slice(0, real.lastIndexOf('/')) || '/');
       return;
     }
-    const id = this.put(parent.id, segs[segs.length - 1]!, stats);
+    const id = this.put({ parent: parent.id, name: segs[segs.length - 1]! }, stats);
     if (kindOf(stats) === KIND.dir) await this.reconcile(id, real);
   }
 
   /**
    * Writes one entry's row (replacing a row of another kind with its subtree); answers its id.
-   * The row is looked up again inside the transaction: another change may have written it since.
+   * `row` is the entry's row when the caller has it, else it is looked up.
    */
-  private put(parent: number, name: string, stats: BigIntStats): number {
+  private put(at: { parent: number; name: string; known?: { id: number; kind: Kind } | null }, stats: BigIntStats): number {
+    const { parent, name, known } = at;
     const kind = kindOf(stats);
     const size = kind === KIND.file ? Number(stats.size) : 0;
     return this.transaction(() => {
-      const row = this.named.get(parent, name) as { id: number; kind: Kind } | undefined;
+      const row = known === undefined ? (this.named.get(parent, name) as { id: number; kind: Kind } | undefined) : known;
       if (row && row.kind === kind) {
         this.update.run(kind, size, micros(stats.mtimeNs), row.id);
         return row.id;
@@ -122,7 +137,7 @@ export class IndexWriter {
         if (!stats) continue;
         seen.add(name);
         const row = rows.get(name);
-        const child = this.put(dir.id, name, stats);
+        const child = this.put({ parent: dir.id, name, known: row ?? null }, stats);
         if (kindOf(stats) === KIND.dir && (deep || row?.kind !== KIND.dir)) stack.push({ id: child, real });
       }
       this.transaction(() => {

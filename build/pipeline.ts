@@ -7,7 +7,7 @@ import { codeCachePath, makeCodeCache, seaMainPath } from './code-cache';
 import { assetsDir, executablePath, type BuildLayout } from './layout';
 import { precompressWeb } from './precompress';
 import { embeddedNodeVersion, injectBlob, makeBlob, stripNode } from './sea';
-import { bundleArchiveWorker, bundleServer } from './server-bundle';
+import { bundleServer, bundleWorkers } from './server-bundle';
 import { packSharp } from './sharp-payload';
 import { buildVersion } from './versions';
 import { bundleWeb, copyPublic, renderIndex, webOutDir } from './web-bundle';
@@ -62,7 +62,7 @@ export async function runBuild(layout: BuildLayout, log: Log = console.log): Pro
     embeddedNodeVersion(layout),
     timed('web', () => buildWeb(layout)),
     timed('server', () => bundleServer(layout, version)),
-    timed('worker', () => bundleArchiveWorker(layout)),
+    timed('workers', () => bundleWorkers(layout)),
   ]);
   await timed('warm-up', () => makeCodeCache(layout));
   await timed('blob', () => makeBlob(layout));

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { COMMON_PASSWORDS_ASSET, sortedList } from '../server/accounts/common-passwords';
 import { ARCHIVE_WORKER_ASSET, archiveWorkerBuildOptions } from '../server/archive/worker-source';
+import { INDEX_WORKER } from '../server/index/build-protocol';
+import { workerBuildOptions } from '../server/lib/worker-code';
 import { assetsDir, serverBundlePath, type BuildLayout } from './layout';
 import { versionDefines, type BuildVersion } from './versions';
 
@@ -88,10 +90,16 @@ export async function bundleServer(layout: BuildLayout, version: BuildVersion): 
   await writePasswordAsset(layout);
 }
 
-/** The archive worker's code as asset `archive-worker.js` (see server/archive/worker-source.ts). */
-export async function bundleArchiveWorker(layout: BuildLayout): Promise<void> {
-  const result = await build({ ...archiveWorkerBuildOptions(layout.root), absWorkingDir: layout.root, write: false });
-  const text = result.outputFiles?.[0]?.text;
-  if (!text) throw new Error('bundling the archive worker produced no output');
-  await writeFile(join(assetsDir(layout), ARCHIVE_WORKER_ASSET), text);
+/** The workers' code as assets (server/lib/worker-code.ts): the archive worker and the index builder. */
+export async function bundleWorkers(layout: BuildLayout): Promise<void> {
+  const workers = [
+    { asset: ARCHIVE_WORKER_ASSET, options: archiveWorkerBuildOptions(layout.root) },
+    { asset: INDEX_WORKER.asset, options: workerBuildOptions(INDEX_WORKER, layout.root) },
+  ];
+  await Promise.all(workers.map(async ({ asset, options }) => {
+    const result = await build({ ...options, absWorkingDir: layout.root, write: false });
+    const text = result.outputFiles?.[0]?.text;
+    if (!text) throw new Error(`bundling the worker ${asset} produced no output`);
+    await writeFile(join(assetsDir(layout), asset), text);
+  }));
 }

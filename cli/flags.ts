@@ -82,6 +82,7 @@ export const SERVE_ONLY_FLAGS: readonly FlagDef[] = [
   str('cacheDir', '', 'preview cache directory (created 0700); empty = no cache', { deprecated: ['cache-dir'], ...ENV }),
   int('imageProcessors', 4, 'concurrent image resizes', { min: 1, deprecated: ['img-processors'], ...ENV }),
   bool('disableWebDAV', false, 'stop serving WebDAV: /dav/ answers 404', { aliases: ['disableWebdav'], ...ENV }),
+  str('indexInterval', '5m', 'how often the search index looks for changes made outside filemgr, a Go duration; 0 = no index (searches walk the disk)', ENV),
   list('trustedProxy', [], 'proxy address or CIDR whose X-Forwarded-For is believed (repeatable)', ENV),
   bool('noauth', false, 'first run only: sign everyone in as the first user', ENV),
   str('username', 'admin', 'first run only: name of the first (admin) user', ENV),

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { parseGoDuration } from '../server/lib/go-duration';
 import type { ServerConfig } from '../server/config';
 import type { ListenTarget } from '../server/start';
 import type { ServerSettings } from '../server/state/schema';
@@ -93,6 +94,11 @@ export function resolveServerConfig(flags: FlagValues, stored: ServerSettings, c
     warnings.push(`tokenExpirationTime "${tokenExpirationTime}" is not a duration such as 2h or 90m; using 2h`);
     tokenExpirationTime = '2h';
   }
+  let indexInterval = parseGoDuration(flags.string('indexInterval'));
+  if (indexInterval === undefined || indexInterval < 0) {
+    warnings.push(`indexInterval "${flags.string('indexInterval')}" is not a duration such as 5m or 1h; using 5m`);
+    indexInterval = 300_000;
+  }
   if (flags.string('redisCacheUrl') !== '') warnings.push('--redisCacheUrl is ignored: filemgr keeps upload state in this process');
   const port = parsePort(server.port);
   const config: ServerConfig = {
@@ -107,6 +113,7 @@ export function resolveServerConfig(flags: FlagValues, stored: ServerSettings, c
     log: pathOrSpecial(ctx.cwd, server.log, ['stdout', 'stderr', '']),
     cacheDir: flags.string('cacheDir') === '' ? '' : resolve(ctx.cwd, flags.string('cacheDir')),
     imageProcessors: flags.number('imageProcessors'),
+    indexInterval,
     tokenExpirationTime,
     enableThumbnails: server.enableThumbnails,
     resizePreview: server.resizePreview,

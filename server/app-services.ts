@@ -44,6 +44,13 @@ import { createDavLocks } from './resources/dav/locks';
 import { createDavProperties } from './resources/dav/dead-props';
 import { createOidcProvider } from './resources/oidc/provider';
 import { createOidcService, type OidcService } from './resources/oidc/service';
+import { realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import { watchTreeChanges } from './fs/changes';
+import { INDEX_WORKER } from './index/build-protocol';
+import { startSearchIndex, type SearchIndex } from './index/search-index';
+import { workerCode } from './lib/worker-code';
+import { TRASH_DIR } from './fs/hidden';
 
 
 /** Composes the services the route table hands to the resources; no route is registered here. */
@@ -53,7 +60,7 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const { sessions, throttle, tokens, auth, users, settings } = await accountServices(app, deps, activityLog);
   const gates = await createGateFactory(deps.config);
   const raw = rawService(app, deps, gates);
-  const search = createSearchService({ gates, store: deps.store });
+  const search = createSearchService({ gates, store: deps.store, index: await searchIndex(app, deps) });
   // Event hooks (api.md §9) run only with exec enabled; settings are read at each operation.
   const hooks = createHookRunner({ enabled: deps.config.enableExec, settings: () => deps.store.data().settings, env: deps.env ?? {} });
   const { previews, preview, subtitle } = mediaServices(app, deps, { gates, raw });
@@ -104,6 +111,33 @@ function oidcService(app: FastifyInstance, deps: AppDeps, parts: AccountParts & 
     sessions: parts.sessions, throttle: parts.throttle, issue: (user) => parts.auth.renew(user), endSessions: (id) => parts.auth.endSessions(id),
     warn: (message) => app.log.warn(message),
   });
+}
+
+/**
+ * The search index of beyond.md §7 when --indexInterval is not 0: built by a worker after the
+ * start, told of every change made through filemgr (fs/changes.ts), closed with the app.
+ */
+async function searchIndex(app: FastifyInstance, deps: AppDeps): Promise<SearchIndex | undefined> {
+  const { config } = deps;
+  if (config.indexInterval <= 0) return undefined;
+  const root = await realpath(config.root).catch(() => null);
+  if (root === null) return undefined;
+  const cache = config.cacheDir ? await realpath(config.cacheDir).catch(() => config.cacheDir) : '';
+  const index = await startSearchIndex({
+    root,
+    dir: config.cacheDir ? join(config.cacheDir, 'index') : '',
+    intervalMs: config.indexInterval,
+    workerCode: workerCode(INDEX_WORKER, deps.assets),
+    // The cache and the recycle bin are the server's own: never searched, never indexed.
+    skip: [...(cache ? [cache] : []), join(root, TRASH_DIR)],
+    log: { info: (message) => app.log.info(message), warn: (err, message) => app.log.warn({ err }, message) },
+  });
+  const unwatch = watchTreeChanges((change) => index.changed(change));
+  app.addHook('onClose', async () => {
+    unwatch();
+    await index.close();
+  });
+  return index;
 }
 
 /** After a burst of requests, memory goes back to the system once the server is idle (lib/idle-memory.ts). */

@@ -16,6 +16,8 @@ export interface ServerConfig {
   log: string;
   cacheDir: string;
   imageProcessors: number;
+  /** How often the search index rescans for outside changes (ms); 0 = no index (beyond.md §7). */
+  indexInterval: number;
   tokenExpirationTime: string;
   enableThumbnails: boolean;
   resizePreview: boolean;
@@ -64,6 +66,8 @@ export function defaultServerConfig(overrides: Partial<ServerConfig> = {}): Serv
     log: 'stdout',
     cacheDir: '',
     imageProcessors: 4,
+    // Off unless asked for: tests and embedders build many apps, each index a worker and a file.
+    indexInterval: 0,
     tokenExpirationTime: '2h',
     enableThumbnails: true,
     resizePreview: true,

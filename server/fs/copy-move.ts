@@ -8,6 +8,7 @@ import { joinPath } from './paths';
 import type { PathGate, Target } from './scope';
 import { syncDir } from '../lib/sync-dir';
 import { type CreateModes, lstatOrNull, makeParent, removeIfPresent, tempSibling } from './write';
+import { pathChanged, treeChanged } from './changes';
 
 /** Collects the failures of a tree copy: the copy goes on, the request then fails (api.md §3.9). */
 class Failures {
@@ -95,6 +96,8 @@ export async function copyTree(gate: PathGate, { src, dst }: Pair, modes: Create
   } catch (err) {
     failures.add(err);
   }
+  // What was copied is indexed even when some children failed.
+  await pathChanged(dst.real);
   failures.throwAny();
 }
 
@@ -115,6 +118,7 @@ export async function moveTree(gate: PathGate, { src, dst }: Pair, opts: MoveOpt
     await makeParent(dst.real, opts.dirMode);
     await doRename(src.real, dst.real);
     await syncDir(dirname(dst.real));
+    await treeChanged({ kind: 'moved', from: src.real, to: dst.real });
     return;
   } catch (err) {
     const code = errnoCode(err);
@@ -129,4 +133,5 @@ export async function moveTree(gate: PathGate, { src, dst }: Pair, opts: MoveOpt
     throw err;
   }
   await rm(src.real, { recursive: true, force: true });
+  await pathChanged(src.real);
 }

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { syncDir } from '../lib/sync-dir';
 import { errnoCode, fsError } from './fs-error';
 import { fill, removeIfPresent, tempSibling, type CreateModes } from './write';
+import { pathChanged } from './changes';
 
 /**
  * Files that must never replace anything (uploads through an upload link, beyond.md §2): the
@@ -53,6 +54,7 @@ export async function placeIfFree(temp: string, dest: string): Promise<boolean> 
     }
     await removeIfPresent(temp, { recursive: false });
     await syncDir(dirname(dest));
+    await pathChanged(dest);
     return true;
   } catch (err) {
     throw fsError(err);

@@ -5,6 +5,7 @@ import { syncDir } from '../lib/sync-dir';
 import { errnoCode, fsError } from './fs-error';
 import { TRASH_DIR } from './hidden';
 import { lstatOrNull } from './write';
+import { treeChanged } from './changes';
 
 /**
  * The recycle bin on disk (beyond.md §3): `<root>/.filemgr-trash/<userId>/<id>/<name>`. The
@@ -35,6 +36,7 @@ export async function moveEntry(from: string, to: string, doRename: RenameFn = r
     if ((await lstatOrNull(to, { lenient: true })) !== null) throw new AppError('exists');
     await doRename(from, to);
     await syncDir(dirname(to));
+    await treeChanged({ kind: 'moved', from, to });
     return;
   } catch (err) {
     const code = errnoCode(err);
@@ -49,6 +51,7 @@ export async function moveEntry(from: string, to: string, doRename: RenameFn = r
   }
   await rm(from, { recursive: true, force: true });
   await syncDir(dirname(to));
+  await treeChanged({ kind: 'moved', from, to });
 }
 
 /** Creates an item's folder (and the trash folders above it), readable by the server only. */

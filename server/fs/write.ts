@@ -9,6 +9,7 @@ import { BatchedWriter, writeBody, type PositionalFile } from './batched-writer'
 import { errnoCode, fsError, parentError } from './fs-error';
 import { TEMP_PREFIX } from './hidden';
 import type { Target } from './scope';
+import { pathChanged } from './changes';
 
 /** Modes for what a write creates (settings.fileMode / dirMode, api.md §5.8; umask applies). */
 export interface CreateModes {
@@ -105,6 +106,7 @@ export async function writeFileAtomic(target: Target, body: Readable, opts: Writ
       throw err;
     }
     await syncDir(dirname(dest));
+    await pathChanged(dest);
     return await stat(dest, { bigint: true });
   } catch (err) {
     body.resume();
@@ -119,6 +121,7 @@ export async function makeDirectory(target: Target, dirMode: number): Promise<vo
   } catch (err) {
     throw fsError(err);
   }
+  await pathChanged(target.resolved);
 }
 
 /**
@@ -133,6 +136,7 @@ export async function removeTree(target: Target, guards: (real: string) => boole
   } catch (err) {
     throw fsError(err);
   }
+  await pathChanged(target.real);
 }
 
 /**
@@ -143,4 +147,5 @@ export async function discardFile(target: Target, written: BigIntStats): Promise
   const now = await lstatOrNull(target.resolved).catch(() => null);
   if (now?.dev !== written.dev || now.ino !== written.ino) return;
   await removeIfPresent(target.resolved, { recursive: false });
+  await pathChanged(target.resolved);
 }

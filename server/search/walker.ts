@@ -71,8 +71,8 @@ export function realPathOf(entry: WalkEntry): string {
 }
 
 /** A match's size and ISO modified time (a symlink's target's); none when it vanished meanwhile. */
-export async function detailsOf(entry: WalkEntry): Promise<{ size?: number; modified?: string }> {
-  const stats = await stat(realPathOf(entry)).catch(() => null);
+export async function detailsOf(real: string): Promise<{ size?: number; modified?: string }> {
+  const stats = await stat(real).catch(() => null);
   return stats ? { size: stats.size, modified: stats.mtime.toISOString() } : {};
 }
 

@@ -7,6 +7,7 @@ import { errnoCode, fsError, translated } from '../fs/fs-error';
 import { TEMP_PREFIX } from '../fs/hidden';
 import { keepIdentity, lstatOrNull } from '../fs/write';
 import { syncDir } from '../lib/sync-dir';
+import { pathChanged } from '../fs/changes';
 
 /**
  * Where an unfinished tus upload lives (api.md §14): a hidden temporary file beside its target,
@@ -100,6 +101,7 @@ export async function renameIntoPlace(temp: string, target: string): Promise<Big
     if (old?.isFile()) await keepIdentity(temp, old);
     await rename(temp, target);
     await syncDir(dirname(target));
+    await pathChanged(target);
     return await stat(target, { bigint: true });
   } catch (err) {
     throw fsError(err);

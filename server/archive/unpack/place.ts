@@ -4,6 +4,7 @@ import { AppError } from '../../errors';
 import { lstatOrNull } from '../../fs/write';
 import { syncDir } from '../../lib/sync-dir';
 import type { EntryKind } from './staging';
+import { pathChanged } from '../../fs/changes';
 
 /**
  * Refuses (409) when an entry meets an existing name in the destination: a file or link over
@@ -53,8 +54,9 @@ export async function placeStaged(staging: string, dest: string, destExisted: bo
   if (!destExisted) {
     await rename(staging, dest);
     await syncDir(join(dest, '..'));
-    return;
+  } else {
+    await merge(staging, dest);
+    await rm(staging, { recursive: true, force: true });
   }
-  await merge(staging, dest);
-  await rm(staging, { recursive: true, force: true });
+  await pathChanged(dest);
 }

@@ -6,12 +6,16 @@ import { mimeOfExtension } from '../../fs/mime';
 import type { PathGate } from '../../fs/scope';
 import { createNameMatcher, parseSearchQuery } from '../../search/query';
 import { detailsOf, realPathOf, relativePath, walkRoot, walkTree, type WalkEntry } from '../../search/walker';
+import { KIND } from '../../index/index-db';
+import type { SearchIndex } from '../../index/search-index';
 import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
 
 export interface SearchServiceDeps {
   gates: GateFactory;
   store: Store;
+  /** The search index; searches walk the disk without one, or until it is built. */
+  index?: SearchIndex;
   /** api.md §3.14: one empty line this long after the start of a search still running. */
   heartbeatMs?: number;
 }
@@ -50,11 +54,10 @@ const FLUSH_MS = 25;
  * names), not one of the server's own files, and a symlink only when it resolves inside the
  * scope (escaping links are invisible everywhere, api.md §5.2).
  */
-async function visible(root: SearchRoot, entry: WalkEntry, rel: string): Promise<boolean> {
-  if (!root.gate.allows(joinPath(root.path, rel))) return false;
-  const real = realPathOf(entry);
-  if (root.gate.hides(real)) return false;
-  return !entry.isSymbolicLink() || (await root.gate.confines(real).catch(() => false));
+async function visible(root: SearchRoot, found: { rel: string; real: string; link: boolean }): Promise<boolean> {
+  if (!root.gate.allows(joinPath(root.path, found.rel))) return false;
+  if (root.gate.hides(found.real)) return false;
+  return !found.link || (await root.gate.confines(found.real).catch(() => false));
 }
 
 /**
@@ -71,12 +74,40 @@ async function* matchingLines(root: SearchRoot, req: Pick<SearchRequest, 'query'
     let lines = '';
     for (const entry of batch) {
       const rel = relativePath(root.real, entry);
-      if (!(await visible(root, entry, rel))) continue;
-      const line = { dir: entry.isDirectory(), path: rel, ...(req.details ? await detailsOf(entry) : {}) };
+      if (!(await visible(root, { rel, real: realPathOf(entry), link: entry.isSymbolicLink() }))) continue;
+      const line = { dir: entry.isDirectory(), path: rel, ...(req.details ? await detailsOf(realPathOf(entry)) : {}) };
       lines += `${JSON.stringify(line)}\n`;
     }
     if (lines !== '') yield lines;
   }
+}
+
+/**
+ * The matching lines from the index (beyond.md §7), checked exactly as the walk checks its
+ * entries; the walk answers when the index cannot (not built yet, a folder it has not seen, too
+ * many candidates).
+ */
+async function* indexedLines(root: SearchRoot & { index: SearchIndex }, req: Pick<SearchRequest, 'query' | 'details'>, signal: AbortSignal): AsyncGenerator<string> {
+  const query = parseSearchQuery(req.query);
+  const matches = createNameMatcher(query, (name) => mimeOfExtension(extensionOf(name)) ?? '');
+  const hits = await root.index.find(root.real, { terms: query.terms, matches, signal });
+  if (hits === null) {
+    yield* matchingLines(root, req, signal);
+    return;
+  }
+  let lines = '';
+  for (const hit of hits) {
+    if (signal.aborted) return;
+    const real = `${root.real === '/' ? '' : root.real}/${hit.rel}`;
+    if (!(await visible(root, { rel: hit.rel, real, link: hit.kind === KIND.link }))) continue;
+    const line = { dir: hit.kind === KIND.dir, path: hit.rel, ...(req.details ? await detailsOf(real) : {}) };
+    lines += `${JSON.stringify(line)}\n`;
+    if (lines.length >= FLUSH_BYTES) {
+      yield lines;
+      lines = '';
+    }
+  }
+  if (lines !== '') yield lines;
 }
 
 /** The signal of a search: aborted by the request's signal or when the stream closes. */
@@ -140,7 +171,9 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
       // A search below a file finds nothing (the walk skips its root), as upstream.
       const { real, isDir } = await walkRoot(target.real);
       const root: SearchRoot = { gate, path: target.path, real };
-      return lineStream((signal) => (isDir ? matchingLines(root, req, signal) : empty()), req, heartbeatMs);
+      const index = deps.index?.ready() ? deps.index : undefined;
+      const lines = (signal: AbortSignal) => (!isDir ? empty() : index ? indexedLines({ ...root, index }, req, signal) : matchingLines(root, req, signal));
+      return lineStream(lines, req, heartbeatMs);
     },
   };
 }

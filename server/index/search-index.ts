@@ -1,0 +1,195 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
+import type { BuildMessage, BuildRequest } from './build-protocol';
+import { KIND, openIndexDb, readMeta } from './index-db';
+import { IndexReader, type IndexHit, type IndexSearch } from './index-query';
+import { rescan } from './index-rescan';
+import type { TreeChange } from '../fs/changes';
+import { IndexWriter } from './index-writer';
+
+export interface SearchIndexOptions {
+  /** The real path of the served root. */
+  root: string;
+  /** Where the index file lives; '' for a private temporary folder removed at close. */
+  dir: string;
+  /** How often folders changed outside are looked for (ms); 0 = never after the build. */
+  intervalMs: number;
+  /** The builder worker's code (server/lib/worker-code.ts). */
+  workerCode: () => Promise<string>;
+  /** Real paths the index leaves out (the server's own cache). */
+  skip: string[];
+  log: { info(message: string): void; warn(err: unknown, message: string): void };
+}
+
+/** The search index of one server (beyond.md §7): a per-instance cache of the tree below the root. */
+export interface SearchIndex {
+  /** Whether searches can be answered from the index. */
+  ready(): boolean;
+  /** Matches below the folder `rootReal`, in the walk's order; null when the walk must answer. */
+  find(rootReal: string, search: IndexSearch): Promise<IndexHit[] | null>;
+  /** Takes in a change made through filemgr; done before the request answers. */
+  changed(change: TreeChange): Promise<void>;
+  /** Resolves once the first build is done (or failed). */
+  built(): Promise<void>;
+  /** Looks for changes made outside now (the interval's work); answers the folders read again. */
+  rescanNow(): Promise<number>;
+  close(): Promise<void>;
+}
+
+interface Open {
+  db: DatabaseSync;
+  reader: IndexReader;
+  writer: IndexWriter;
+}
+
+/** Starts the index: an index file of this root is used at once (and rescanned), else one is built by a worker. */
+export async function startSearchIndex(opts: SearchIndexOptions): Promise<SearchIndex> {
+  const privateDir = opts.dir === '';
+  const dir = privateDir ? await mkdtemp(join(tmpdir(), 'filemgr-index-')) : opts.dir;
+  if (!privateDir) await mkdir(dir, { recursive: true, mode: 0o700 });
+  return new IndexLifecycle(opts, join(dir, 'search-index.sqlite'), privateDir ? dir : '').start();
+}
+
+class IndexLifecycle implements SearchIndex {
+  private open: Open | undefined;
+  private worker: Worker | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private scanning: Promise<number> | undefined;
+  private readonly stop = new AbortController();
+  private readonly pending: TreeChange[] = [];
+  private firstBuild: Promise<void> = Promise.resolve();
+
+  constructor(private readonly opts: SearchIndexOptions, private readonly file: string, private readonly privateDir: string) {}
+
+  start(): this {
+    const existing = this.tryOpen();
+    if (existing) {
+      this.open = existing;
+      void this.rescanNow();
+    } else {
+      this.firstBuild = this.build();
+    }
+    if (this.opts.intervalMs > 0) {
+      this.timer = setInterval(() => void (this.open ? this.rescanNow() : this.build()), this.opts.intervalMs);
+      this.timer.unref();
+    }
+    return this;
+  }
+
+  ready(): boolean {
+    return this.open !== undefined;
+  }
+
+  built(): Promise<void> {
+    return this.firstBuild;
+  }
+
+  async find(rootReal: string, search: IndexSearch): Promise<IndexHit[] | null> {
+    const open = this.open;
+    if (!open) return null;
+    const segments = open.writer.segments(rootReal);
+    if (segments === null) return null;
+    try {
+      const at = open.reader.lookup(segments);
+      // A folder the index has not seen yet (made outside since the last rescan): the walk answers.
+      if (at?.kind !== KIND.dir) return null;
+      return await open.reader.find(at.id, search);
+    } catch (err) {
+      this.broken(err);
+      return null;
+    }
+  }
+
+  async changed(change: TreeChange): Promise<void> {
+    const open = this.open;
+    if (!open) {
+      if (this.pending.length < 10_000) this.pending.push(change);
+      return;
+    }
+    try {
+      await open.writer.apply(change);
+    } catch (err) {
+      this.broken(err);
+    }
+  }
+
+  rescanNow(): Promise<number> {
+    const open = this.open;
+    if (!open) return Promise.resolve(0);
+    this.scanning ??= rescan(open.db, { ...open, root: this.opts.root, signal: this.stop.signal })
+      .catch((err: unknown) => {
+        this.broken(err);
+        return 0;
+      })
+      .finally(() => (this.scanning = undefined));
+    return this.scanning;
+  }
+
+  async close(): Promise<void> {
+    this.stop.abort();
+    clearInterval(this.timer);
+    await this.worker?.terminate();
+    await this.scanning;
+    this.open?.db.close();
+    this.open = undefined;
+    if (this.privateDir) await rm(this.privateDir, { recursive: true, force: true });
+  }
+
+  /** An index file of this root and version, or undefined (none, another root, unreadable). */
+  private tryOpen(): Open | undefined {
+    let db: DatabaseSync | undefined;
+    try {
+      db = openIndexDb(this.file);
+      if (readMeta(db)?.root !== this.opts.root) throw new Error('not an index of this root');
+      const reader = new IndexReader(db);
+      return { db, reader, writer: new IndexWriter(db, reader, { root: this.opts.root, skip: this.opts.skip }) };
+    } catch {
+      db?.close();
+      return undefined;
+    }
+  }
+
+  /** A query or change failed inside SQLite: the file is dropped and built again; the walk answers meanwhile. */
+  private broken(err: unknown): void {
+    if (this.stop.signal.aborted || !this.open) return;
+    this.opts.log.warn(err, 'search index unusable; rebuilding it (searches walk the disk meanwhile)');
+    this.open.db.close();
+    this.open = undefined;
+    this.firstBuild = this.build();
+  }
+
+  private async build(): Promise<void> {
+    if (this.worker || this.stop.signal.aborted) return;
+    const request: BuildRequest = { root: this.opts.root, file: this.file, skip: this.opts.skip };
+    try {
+      const code = await this.opts.workerCode();
+      const message = await this.runWorker(code, request);
+      if (!message) return;
+      if (!message.ok) throw new Error(message.error);
+      this.open = this.tryOpen();
+      if (!this.open) throw new Error('the built index could not be opened');
+      this.opts.log.info(`search index built: ${message.result.entries} entries in ${message.result.ms} ms`);
+      // What changed during the build: the rescan finds new and removed names, the list the rest.
+      for (const change of this.pending.splice(0)) await this.changed(change);
+      await this.rescanNow();
+    } catch (err) {
+      if (!this.stop.signal.aborted) this.opts.log.warn(err, 'search index not built; searches walk the disk');
+    }
+  }
+
+  private runWorker(code: string, request: BuildRequest): Promise<BuildMessage | undefined> {
+    const worker = new Worker(code, { eval: true, workerData: request });
+    this.worker = worker;
+    return new Promise<BuildMessage | undefined>((resolve, reject) => {
+      worker.once('message', (message: BuildMessage) => resolve(message));
+      worker.once('error', reject);
+      worker.once('exit', () => resolve(undefined));
+    }).finally(() => {
+      this.worker = undefined;
+      void worker.terminate();
+    });
+  }
+}

@@ -37,7 +37,7 @@ export const PageConfigSchema = Type.Object({
   TusSettings: Type.Object({ chunkSize: Type.Number(), retryCount: Type.Number() }),
   Version: Type.String(),
   /** filemgr's addition: whether `<baseURL>/dav/` is served (false under --disableWebDAV). */
-  webdav: Type.Boolean(),
+  WebDAV: Type.Boolean(),
 });
 
 export type PageConfig = Static<typeof PageConfigSchema>;

@@ -295,7 +295,7 @@ describe('the SPA index', () => {
       AuthMethod: 'json', BaseURL: '', CSS: false, Color: '', DisableExternal: false, DisableUsedPercentage: false,
       EnableExec: false, EnableThumbs: true, HideLoginButton: true, IssueTracker: '', LoginPage: true, LogoutPage: '/login', Name: '',
       NoAuth: false, OidcName: '', PasswordLogin: true, ReCaptcha: false, ResizePreview: true, Signup: false, StaticURL: '/static', Theme: '', Trash: true,
-      TusSettings: { chunkSize: 10485760, retryCount: 5 }, Version: '1.2.3',
+      TusSettings: { chunkSize: 10485760, retryCount: 5 }, Version: '1.2.3', WebDAV: true,
     });
     expect(html).toContain('<title>filemgr</title>');
     expect(html).toContain('<meta name="theme-color" content="#2979ff">');

@@ -28,7 +28,7 @@ const DEFAULTS: PageConfig = {
   Trash: false,
   TusSettings: { chunkSize: 10 * 1024 * 1024, retryCount: 5 },
   Version: '',
-  webdav: false,
+  WebDAV: false,
 };
 
 function pick<T>(raw: Record<string, unknown>, key: keyof PageConfig, fallback: T): T {

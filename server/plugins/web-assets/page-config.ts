@@ -61,7 +61,7 @@ export function buildPageConfig(input: PageConfigInput): PageConfig {
     Trash: trashSettingsOf(settings).enabled,
     TusSettings: { chunkSize: tus.chunkSize, retryCount: tus.retryCount },
     Version: config.version,
-    webdav: !config.disableWebDAV,
+    WebDAV: !config.disableWebDAV,
   };
 }
 

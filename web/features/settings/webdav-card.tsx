@@ -23,7 +23,7 @@ export function WebdavCard() {
   const config = useAtomValue(configAtom);
   const notify = useSetAtom(notifyAtom);
   const titleId = useId();
-  if (!config.webdav) return null;
+  if (!config.WebDAV) return null;
   const address = davAddress(window.location.origin, config.BaseURL);
   const copy = (): void => {
     navigator.clipboard.writeText(address).then(

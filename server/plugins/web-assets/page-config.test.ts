@@ -61,7 +61,7 @@ describe('buildPageConfig', () => {
     { disableWebDAV: true, webdav: false },
   ])('tells the web app whether WebDAV is served (disableWebDAV $disableWebDAV -> webdav $webdav)', ({ disableWebDAV, webdav }) => {
     const db = emptyDatabase();
-    expect(buildPageConfig({ settings: db.settings, auther: {}, config: defaultServerConfig({ disableWebDAV }), hasCustomCss: false }).webdav).toBe(webdav);
+    expect(buildPageConfig({ settings: db.settings, auther: {}, config: defaultServerConfig({ disableWebDAV }), hasCustomCss: false }).WebDAV).toBe(webdav);
   });
 
   it('reads unset tus settings and logout page as their defaults', () => {

@@ -79,7 +79,7 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const apiTokens = createTokensService({ store: deps.store });
   const totp = createTotpService({ store: deps.store, throttle });
   const dav = davService(deps, { ephemeral, throttle, gates, hooks, raw, previews, trash });
-  const oidc = oidcService(app, deps, { ephemeral, sessions, throttle, auth });
+  const oidc = oidcService(app, deps, { ephemeral, sessions, throttle, auth, activityLog });
   return { apiTokens, totp, ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command, trash, dav, uploadLinks, oidc };
 }
 
@@ -102,7 +102,7 @@ function activityLogOf(app: FastifyInstance, deps: AppDeps): ActivityLog {
 type AccountParts = Pick<Awaited<ReturnType<typeof accountServices>>, 'sessions' | 'throttle' | 'auth'>;
 
 /** OpenID Connect sign-in (beyond.md §4.3) when --oidc.issuer is set; discovery starts now, retried on use. */
-function oidcService(app: FastifyInstance, deps: AppDeps, parts: AccountParts & { ephemeral: Ephemeral }): OidcService | undefined {
+function oidcService(app: FastifyInstance, deps: AppDeps, parts: AccountParts & { ephemeral: Ephemeral; activityLog: ActivityLog }): OidcService | undefined {
   const oidc = deps.config.oidc;
   if (!oidc) return undefined;
   const provider = createOidcProvider({ config: oidc, onDiscoveryError: (err) => app.log.warn(`OpenID provider ${oidc.issuer} not discovered (retried at the next sign-in): ${(err as Error).message}`) });
@@ -110,6 +110,7 @@ function oidcService(app: FastifyInstance, deps: AppDeps, parts: AccountParts & 
     store: deps.store, root: deps.config.root, baseURL: deps.config.baseURL, oidc, provider, ephemeral: parts.ephemeral,
     sessions: parts.sessions, throttle: parts.throttle, issue: (user) => parts.auth.renew(user), endSessions: (id) => parts.auth.endSessions(id),
     warn: (message) => app.log.warn(message),
+    record: entryRecorder(parts.activityLog),
   });
 }
 

@@ -126,6 +126,17 @@ describe('GET /api/auth/oidc/callback', () => {
     expect(me.statusCode).toBe(200);
   });
 
+  it('records each sign-in through the provider in the activity log, by method, and a refused one as failed', async () => {
+    const t = await startWith();
+    expect((await signIn(t, 'alice')).statusCode).toBe(303);
+    const mine = await begin(t);
+    const url = await signInAtProvider((await begin(t)).authorization, 'bob');
+    expect(errorOf((await callback(t, url, mine.cookie)).headers.location)).toBe('state');
+    const res = await t.app.inject({ method: 'GET', url: '/api/activity?action=login', headers: { 'x-auth': t.token() } });
+    const entries = res.json<{ items: { user: string; detail: string; result: string }[] }>().items.map((e) => [e.user, e.detail, e.result]);
+    expect(entries).toEqual([['', 'oidc: state', 'failed'], ['alice', 'oidc', 'ok']]);
+  });
+
   it('hands the token over once: a second redeem of the same code is refused', async () => {
     const t = await startWith();
     const res = await signIn(t, 'bob');

@@ -12,6 +12,7 @@ import { OidcFailure } from './failure';
 import { FLOW_COOKIE, FLOW_TTL_MS, cookieValue, flowCookie, openFlow, sealFlow, type FlowState } from './flow-cookie';
 import { ephemeralHandover, markFlowUsed, type SignInHandover } from './handover';
 import type { OidcProvider } from './provider';
+import type { RecordEntry } from '../../activity/entry';
 
 export interface OidcServiceDeps {
   store: Store;
@@ -28,6 +29,8 @@ export interface OidcServiceDeps {
   endSessions: (id: number) => Promise<void>;
   /** Logs why a sign-in failed (never a secret). */
   warn: (message: string) => void;
+  /** The activity log's recorder: every sign-in through the provider, by method (beyond.md §8). */
+  record?: RecordEntry;
   now?: () => number;
 }
 
@@ -130,14 +133,14 @@ async function startFlow(ctx: FlowContext, req: BrowserRequest, redirect: string
 }
 
 /** The code exchanged, the user found or created, filemgr's token issued and handed over at the target. */
-async function signIn(ctx: FlowContext, flow: FlowState, raw: string): Promise<BrowserAnswer> {
+async function signIn(ctx: FlowContext, flow: FlowState, raw: string): Promise<BrowserAnswer & { user: string }> {
   const { deps } = ctx;
   const callbackUrl = new URL(`${flow.origin}${ctx.callbackPath}?${raw}`);
   const claims = await deps.provider.exchange({ callbackUrl, state: flow.state, nonce: flow.nonce, verifier: flow.verifier });
   const result = await oidcUser({ store: deps.store, root: deps.root, sessions: deps.sessions, now: ctx.now }, claims, deps.oidc);
   if (!result.ok) throw new OidcFailure(result.reason, result.detail);
   const code = await ctx.handover.issue(deps.issue(result.user));
-  return { location: `${deps.baseURL}${flow.redirect}#oidc=${code}`, cookie: cookieOf(ctx, flow.origin, { value: '', maxAgeS: 0 }) };
+  return { location: `${deps.baseURL}${flow.redirect}#oidc=${code}`, cookie: cookieOf(ctx, flow.origin, { value: '', maxAgeS: 0 }), user: result.user.username };
 }
 
 async function finishFlow(ctx: FlowContext, req: BrowserRequest, query: CallbackQuery): Promise<BrowserAnswer> {
@@ -148,12 +151,14 @@ async function finishFlow(ctx: FlowContext, req: BrowserRequest, query: Callback
     if (!flow || !query.state || !sameText(query.state, flow.state)) throw new OidcFailure('state', flow ? 'the state is not this browser\'s' : 'no flow cookie (expired, or another browser)');
     if (!(await markFlowUsed(deps.ephemeral, flow.state, FLOW_TTL_MS))) throw new OidcFailure('code', 'this callback was already used');
     if (query.error !== undefined) throw new OidcFailure('denied', `the provider answered ${query.error}`);
-    const answer = await signIn(ctx, flow, query.raw);
+    const { user, ...answer } = await signIn(ctx, flow, query.raw);
     deps.throttle.succeed(req.address, '');
+    deps.record?.({ action: 'login', user, address: req.address, detail: 'oidc', result: 'ok', status: 200 });
     return answer;
   } catch (err) {
     const failure = failureOf(err);
     if (COUNTED.has(failure.reason)) deps.throttle.fail(req.address, '');
+    deps.record?.({ action: 'login', address: req.address, detail: `oidc: ${failure.reason}`, result: 'failed', status: 401 });
     return toLogin(ctx, req, withTarget(failure, flow?.redirect));
   }
 }

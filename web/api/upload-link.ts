@@ -3,11 +3,11 @@
 // size, date, endpoint) is kept in the browser's storage, so after a reload the same file dropped
 // again on the same link resumes from the server's offset.
 import type { UploadedFile } from '@contract/share';
-import type { DetailedError, HttpRequest, HttpResponse, Upload, UploadOptions } from 'tus-js-client';
+import type { DetailedError, HttpRequest, HttpResponse, UploadOptions } from 'tus-js-client';
 import { FALLBACK_CHUNK_SIZE } from '../lib/bytes';
 import { apiPaths } from '../paths';
 import { apiUrl, HttpError } from './http';
-import { retryDelays, UploadError, type TusSettings, type UploadTask } from './upload';
+import { resumableUpload, retryDelays, UploadError, type Settle, type TusSettings, type UploadTask } from './upload';
 
 export interface LinkUpload {
   hash: string;
@@ -44,7 +44,7 @@ function failureOf(err: Error | DetailedError): Error {
   return new HttpError(res.getStatus(), res.getBody());
 }
 
-function linkOptions(req: LinkUpload, settings: TusSettings, settle: { resolve: () => void; reject: (e: Error) => void }): UploadOptions {
+function linkOptions(req: LinkUpload, settings: TusSettings, settle: Settle): UploadOptions {
   const query = req.token ? `?token=${encodeURIComponent(req.token)}` : '';
   return {
     endpoint: new URL(apiUrl(`${apiPaths.publicTus(req.hash, req.file.name)}${query}`), window.location.href).href,
@@ -66,27 +66,5 @@ function linkOptions(req: LinkUpload, settings: TusSettings, settle: { resolve: 
 
 /** Sends one file through an upload link, resuming an unfinished upload of it when there is one. */
 export function uploadThroughLink(req: LinkUpload, settings: TusSettings): UploadTask {
-  let upload: Upload | undefined;
-  let cancelled = false;
-  let stop = (): void => undefined;
-  const done = (async () => {
-    const tus = await import('tus-js-client');
-    if (cancelled) throw new UploadError('aborted');
-    await new Promise<void>((resolve, reject) => {
-      stop = () => reject(new UploadError('aborted'));
-      const started = new tus.Upload(req.file, linkOptions(req, settings, { resolve, reject }));
-      upload = started;
-      started.findPreviousUploads().then((previous) => {
-        const last = previous[0];
-        if (last) started.resumeFromPreviousUpload(last);
-        if (!cancelled) started.start();
-      }, reject);
-    });
-  })();
-  const cancel = (): void => {
-    cancelled = true;
-    upload?.abort(true).catch(() => undefined);
-    stop();
-  };
-  return { done, cancel };
+  return resumableUpload(req.file, (settle) => linkOptions(req, settings, settle));
 }

@@ -106,7 +106,7 @@ function failureOf(err: Error | DetailedError): Error {
   return new UploadError('failed', res.getBody().trim() || String(status));
 }
 
-function tusOptions(req: FileUpload, settings: TusSettings, settle: { resolve: () => void; reject: (e: Error) => void }): UploadOptions {
+function tusOptions(req: FileUpload, settings: TusSettings, settle: Settle): UploadOptions {
   const endpoint = new URL(apiUrl(`${apiPaths.tus(req.path)}?override=${req.overwrite}`), window.location.href).href;
   return {
     endpoint,
@@ -134,18 +134,28 @@ function tusOptions(req: FileUpload, settings: TusSettings, settle: { resolve: (
   };
 }
 
-/** A resumable upload to /api/tus{path}?override= (api.md §3.17), resumed when one was left unfinished. */
-export function tusFile(req: FileUpload, settings: TusSettings | undefined): UploadTask {
+/** How a tus upload reports its end to the task that waits for it. */
+export interface Settle {
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * Starts a tus upload of `file` with the options `optionsOf` builds, resuming an unfinished
+ * upload of the same file when tus-js-client remembers one; `cancel` terminates it (DELETE
+ * removes the unfinished file on the server and the stored fingerprint). tus-js-client loads
+ * on the first upload.
+ */
+export function resumableUpload(file: File, optionsOf: (settle: Settle) => UploadOptions): UploadTask {
   let upload: Upload | undefined;
   let cancelled = false;
   let stop = (): void => undefined;
   const done = (async () => {
-    if (!settings) throw new UploadError('settings');
     const tus = await import('tus-js-client');
     if (cancelled) throw new UploadError('aborted');
     await new Promise<void>((resolve, reject) => {
       stop = () => reject(new UploadError('aborted'));
-      const started = new tus.Upload(req.file, tusOptions(req, settings, { resolve, reject }));
+      const started = new tus.Upload(file, optionsOf({ resolve, reject }));
       upload = started;
       started.findPreviousUploads().then((previous) => {
         const last = previous[0];
@@ -156,9 +166,14 @@ export function tusFile(req: FileUpload, settings: TusSettings | undefined): Upl
   })();
   const cancel = (): void => {
     cancelled = true;
-    // Terminating (DELETE) removes the unfinished file on the server and the stored fingerprint.
     upload?.abort(true).catch(() => undefined);
     stop();
   };
   return { done, cancel };
+}
+
+/** A resumable upload to /api/tus{path}?override= (api.md §3.17), resumed when one was left unfinished. */
+export function tusFile(req: FileUpload, settings: TusSettings | undefined): UploadTask {
+  if (!settings) return { done: Promise.reject(new UploadError('settings')), cancel: () => undefined };
+  return resumableUpload(req.file, (settle) => tusOptions(req, settings, settle));
 }

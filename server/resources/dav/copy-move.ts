@@ -9,7 +9,8 @@ import { checkConditions } from './conditions';
 import { header, keyOf, modesOf, statOrNull, type DavCtx, type DavReply } from './context';
 import { destinationPath } from './href';
 import { requireParent } from './put';
-import { checkDescendants, forgetResource } from './write-ops';
+import { checkDescendants } from '../../fs/descendants';
+import { forgetResource } from './write-ops';
 
 interface Plan {
   src: Target;

@@ -1,13 +1,13 @@
 import { AppError } from '../../errors';
 import { cleanPath } from '../../fs/paths';
-import type { PathGate, Target } from '../../fs/scope';
-import { walk } from '../../fs/walk';
+import type { Target } from '../../fs/scope';
 import { makeDirectory, removeTree } from '../../fs/write';
 import { hookContext } from '../../hooks/context';
 import { isWithin } from '../../lib/within';
 import { checkConditions } from './conditions';
 import { header, keyOf, modesOf, statOrNull, type DavCtx, type DavDeps, type DavReply } from './context';
 import { requireParent } from './put';
+import { checkDescendants } from '../../fs/descendants';
 
 /** True when the request carries a body (MKCOL with one answers 415, RFC 4918 §9.3). */
 function hasBody(ctx: DavCtx): boolean {
@@ -26,16 +26,6 @@ export async function mkcol(ctx: DavCtx): Promise<DavReply> {
   await checkConditions(ctx, target, [{ target, member: true }]);
   await deps.hooks.around('upload', hookContext(req.gate, req.user, { file: target }), () => makeDirectory(target, modesOf(deps).dirMode));
   return { status: 201 };
-}
-
-/** §6.3 of api.md: with rules, every path below `target` must be allowed (dotfiles aside), else 403. */
-export async function checkDescendants(gate: PathGate, target: Target, mapped?: (path: string) => string): Promise<void> {
-  if (!gate.hasRules) return;
-  const ok = (p: string): boolean => gate.descendantAllows(p) && (mapped === undefined || gate.descendantAllows(mapped(p)));
-  if (!ok(target.path)) throw new AppError('forbidden');
-  for await (const e of walk(gate, target, { unchecked: true })) {
-    if (!ok(e.path)) throw new AppError('forbidden');
-  }
 }
 
 /** What goes with a resource that is gone: its dead properties, its locks, the user's shares of it. */

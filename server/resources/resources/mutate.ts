@@ -3,15 +3,14 @@ import type { Readable } from 'node:stream';
 import { AppError } from '../../errors';
 import { statTarget } from '../../fs/info';
 import { cleanPath } from '../../fs/paths';
-import type { PathGate, Target } from '../../fs/scope';
 import { etagOf } from '../../fs/stat-format';
 import { checkUploadTarget } from '../../fs/upload-target';
-import { walk } from '../../fs/walk';
 import { discardFile, makeDirectory, removeTree, writeFileAtomic } from '../../fs/write';
 import { hookContext } from '../../hooks/context';
 import { isWithin } from '../../lib/within';
 import type { UserRecord } from '../../state/schema';
 import { gateOf, modesOf, type ResourcesDeps } from './context';
+import { checkDescendants } from '../../fs/descendants';
 
 export interface CreateRequest {
   /** The raw request path; a trailing '/' creates a directory. */
@@ -61,16 +60,6 @@ export async function saveResource(deps: ResourcesDeps, user: UserRecord, req: {
   const ctx = hookContext(gate, user, { file: target });
   const written = await deps.hooks.around('save', ctx, () => writeFileAtomic(target, req.body, modesOf(deps)));
   return etagOf(written);
-}
-
-/** §6.3: with rules, every path below `target` must be allowed (dotfiles aside), else 403. */
-export async function checkDescendants(gate: PathGate, target: Target, mapped?: (path: string) => string): Promise<void> {
-  if (!gate.hasRules) return;
-  const ok = (p: string): boolean => gate.descendantAllows(p) && (mapped === undefined || gate.descendantAllows(mapped(p)));
-  if (!ok(target.path)) throw new AppError('forbidden');
-  for await (const e of walk(gate, target, { unchecked: true })) {
-    if (!ok(e.path)) throw new AppError('forbidden');
-  }
 }
 
 /** Removes the user's own shares of `path` and below it, on a '/' boundary (§3.8 step 4). */

@@ -6,7 +6,7 @@ import { baseName, canonicalPath, cleanPath, joinPath, numberedName, parentPath 
 import { isWithin } from '../../lib/within';
 import type { PathGate, Target } from '../../fs/scope';
 import type { UserRecord } from '../../state/schema';
-import { checkDescendants } from './mutate';
+import { checkDescendants } from '../../fs/descendants';
 import { hookContext } from '../../hooks/context';
 import { gateOf, modesOf, type ResourcesDeps } from './context';
 import { extractResource } from './extract';

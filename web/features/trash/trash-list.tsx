@@ -23,7 +23,7 @@ const TrashRow = memo(function TrashRow({ item, index, selected, focused, onSele
     <div role="option" id={id} className="trash-entry" aria-selected={selected} aria-describedby={`${id}-path ${id}-meta`}
       tabIndex={focused ? 0 : -1} data-index={index} onClick={() => onSelect(index)}>
       <span className="trash-media" aria-hidden="true"><FileIcon kind={fileKind(item.name, '', item.isDir)} className={item.isDir ? 'entry-icon folder' : 'entry-icon'} /></span>
-      <span className="trash-name" title={item.name}><bdi>{item.name}</bdi></span>
+      <span className="trash-name" dir="auto" title={item.name}>{item.name}</span>
       {/* A path reads left to right, also in a right-to-left language, but sits at the row's start. */}
       <span className="trash-path mono" id={`${id}-path`} aria-hidden="true" title={item.path}><bdi dir="ltr">{item.path}</bdi></span>
       <span className="trash-meta" id={`${id}-meta`} aria-hidden="true">

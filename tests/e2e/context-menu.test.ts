@@ -100,6 +100,8 @@ describe('the context menu of the listing', () => {
     const picker = dialog(page, 'Copy').getByRole('listbox', { name: 'Folders', exact: true });
     await picker.getByRole('option', { name: 'sub', exact: true }).click();
     await dialogButton(page, 'Copy', 'Copy').click();
+    // The items are copied one request after another, in no promised order: wait for both.
+    await untilOnDisk(disk('cm/sub/alpha.txt'));
     await untilOnDisk(disk('cm/sub/gamma.txt'));
     expect(readdirSync(disk('cm/sub')).sort()).toEqual(['alpha.txt', 'gamma.txt']);
   });

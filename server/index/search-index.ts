@@ -58,6 +58,7 @@ class IndexLifecycle implements SearchIndex {
   private worker: Worker | undefined;
   private timer: NodeJS.Timeout | undefined;
   private scanning: Promise<number> | undefined;
+  private building: Promise<void> | undefined;
   private readonly stop = new AbortController();
   private readonly pending: TreeChange[] = [];
   private firstBuild: Promise<void> = Promise.resolve();
@@ -132,6 +133,8 @@ class IndexLifecycle implements SearchIndex {
     this.stop.abort();
     clearInterval(this.timer);
     await this.worker?.terminate();
+    // A build still fetching the worker's code stops at its next step; it must not outlive the close.
+    await this.building;
     await this.scanning;
     this.open?.db.close();
     this.open = undefined;
@@ -161,13 +164,21 @@ class IndexLifecycle implements SearchIndex {
     this.firstBuild = this.build();
   }
 
-  private async build(): Promise<void> {
-    if (this.worker || this.stop.signal.aborted) return;
+  /** One build at a time: the interval may ask again while one runs. */
+  private build(): Promise<void> {
+    this.building ??= this.buildOnce().finally(() => (this.building = undefined));
+    return this.building;
+  }
+
+  private async buildOnce(): Promise<void> {
+    if (this.stop.signal.aborted) return;
     const request: BuildRequest = { root: this.opts.root, file: this.file, skip: this.opts.skip };
     try {
       const code = await this.opts.workerCode();
+      // Closed meanwhile (the code may take a moment to bundle when running from source).
+      if (this.stop.signal.aborted) return;
       const message = await this.runWorker(code, request);
-      if (!message) return;
+      if (!message || this.stop.signal.aborted) return;
       if (!message.ok) throw new Error(message.error);
       this.open = this.tryOpen();
       if (!this.open) throw new Error('the built index could not be opened');

@@ -56,13 +56,14 @@ describe('the profile choices and the new-user form', () => {
     // Light (nothing chosen) ignores the system.
     expect(await shownTheme(page)).toBe('light');
     await themeList(page).selectOption({ label: 'System' });
-    expect(await shownTheme(page)).toBe('dark');
+    // Applied by the change's effect after React's render, not within selectOption's own event.
+    await expect.poll(() => shownTheme(page)).toBe('dark');
     await page.getByRole('button', { name: 'Update', exact: true }).first().click();
     await page.getByRole('status').filter({ hasText: 'Settings updated!' }).waitFor();
     await page.reload();
     await themeList(page).waitFor();
     expect(await themeList(page).inputValue()).toBe('system');
-    expect(await shownTheme(page)).toBe('dark');
+    await expect.poll(() => shownTheme(page)).toBe('dark');
     await screenshot(page, 'profile-system-dark');
     await page.emulateMedia({ colorScheme: 'light' });
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');

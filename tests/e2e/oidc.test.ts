@@ -115,6 +115,10 @@ describe('OpenID Connect sign-in (beyond.md §4.3)', () => {
     expect(cookie).toBeDefined();
     await page.goto(callback);
     await page.waitForURL(`${server.url}/files/`);
+    // The address bar says /files/ before the app has redeemed its one-time code: wait until it holds
+    // its token, or signing out below races the redeem (the token comes back, and the login page
+    // then sends the signed-in browser on to /files/ instead of showing the refusal).
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('jwt') !== null), { timeout: 15_000 }).toBe(true);
     // Signed out again (a signed-in browser is sent on from the login page), the old cookie put back.
     await page.evaluate(() => localStorage.removeItem('jwt'));
     await browser.context.addCookies([{ ...(cookie as NonNullable<typeof cookie>) }]);

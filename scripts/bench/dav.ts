@@ -4,7 +4,7 @@
 // the same bytes, with the server's peak RSS after the first PUT (fresh server, only a 16 MiB warm-up before it); and
 // 20 clients doing PROPFIND, GET and PUT for 30 s (requests, errors, latencies). Figures only.
 // Sizes: BENCH_DAV_FILES (10000), BENCH_DAV_BYTES (1G; K/M/G), BENCH_DAV_CLIENTS (20),
-// BENCH_DAV_SECONDS (30), BENCH_RUNS (3), BENCH_DAV_UPLOAD_ROUNDS (2: each upload way, alternately).
+// BENCH_DAV_SECONDS (30), BENCH_RUNS (3), BENCH_DAV_UPLOAD_ROUNDS (4: each upload way, alternately).
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
@@ -198,7 +198,7 @@ async function run(log: (line: string) => void): Promise<Figure[]> {
     clients: envNumber('BENCH_DAV_CLIENTS', 20),
     seconds: envNumber('BENCH_DAV_SECONDS', 30),
     runs: envNumber('BENCH_RUNS', 3),
-    uploadRounds: envNumber('BENCH_DAV_UPLOAD_ROUNDS', 2),
+    uploadRounds: envNumber('BENCH_DAV_UPLOAD_ROUNDS', 4),
   };
   const figures = await part('uploads', () => uploadFigures(sizes, log), log);
   const root = await mkdtemp(join(tmpdir(), 'filemgr-bench-dav-'));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, startServer, shutDown, type BrowserHandle, type ServerHandle } from './support/harness';
+import { launchBrowser, screenshot, startServer, shutDown, type BrowserHandle, type ServerHandle } from './support/harness';
 import { heldRelay, type HeldRelay } from './support/held-relay';
 import { apiAs, signIn, watchProblems, type ApiClient } from './support/session';
 import { until } from './support/files';
@@ -110,6 +110,25 @@ describe('search results as you type, the match marked', () => {
     await box().fill('nothing-is-called-this');
     await page.getByText('Nothing found.', { exact: true }).waitFor();
     expect(await results().getByRole('link').count()).toBe(0);
+  });
+
+  it('says in the results why a search failed, and searches again once the text changes', async () => {
+    const { page } = browser;
+    await page.route('**/api/search/**', (route) => route.fulfill({ status: 500, body: '500 Internal Server Error\n' }));
+    await box().fill('zeta');
+    const status = page.locator('.search-status.failed');
+    await status.waitFor();
+    expect((await status.innerText()).length).toBeGreaterThan(0);
+    expect(await results().getByRole('link').count()).toBe(0);
+    await screenshot(page, 'search-highlight-failed');
+    await page.unroute('**/api/search/**');
+    // The browser's own console line for the refused request is expected here, and only here.
+    const expected = problems.filter((p) => p.includes('status of 500'));
+    expect(expected).toHaveLength(1);
+    problems.splice(problems.indexOf(expected[0] ?? ''), 1);
+    await box().fill('zet');
+    await hit('zeta-report.txt').waitFor();
+    expect(await status.count()).toBe(0);
     await page.keyboard.press('Escape');
     await box().waitFor({ state: 'detached' });
   });

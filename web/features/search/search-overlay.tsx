@@ -33,10 +33,12 @@ function Results({ root, typing, onOpen }: { root: string; typing: boolean; onOp
   const { t } = useTranslation();
   const state = useAtomValue(searchStateAtom);
   const status = useStatus(typing);
-  const [shown, setShown] = useState(PAGE);
+  // How many hits show, for the query they were loaded for: a new query starts again at 50.
+  const [page, setPage] = useState({ query: state.query, shown: PAGE });
+  const shown = page.query === state.query ? page.shown : PAGE;
   const onScroll = (event: UIEvent<HTMLDivElement>): void => {
     const box = event.currentTarget;
-    if (box.scrollHeight - box.scrollTop - box.clientHeight < NEAR_END_PX) setShown((n) => n + PAGE);
+    if (box.scrollHeight - box.scrollTop - box.clientHeight < NEAR_END_PX) setPage({ query: state.query, shown: shown + PAGE });
   };
   return (
     <div className="search-results" onScroll={onScroll}>

@@ -13,6 +13,7 @@ import { memoryBenchmark } from './memory';
 import type { Benchmark, Figure } from './measure';
 import { previewBenchmark } from './preview';
 import { searchBenchmark } from './search';
+import { searchIndexBenchmark } from './search-index';
 import { thumbsBenchmark } from './thumbs';
 import { trashBenchmark } from './trash';
 import { uploadBenchmark } from './upload';
@@ -25,6 +26,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   downloadBenchmark,
   archiveBenchmark,
   searchBenchmark,
+  searchIndexBenchmark,
   uploadBenchmark,
   thumbsBenchmark,
   filesScreenBenchmark,

@@ -92,14 +92,20 @@ export async function peakRss(pid: number): Promise<number> {
   return Number(kb) * 1024;
 }
 
+/** More of a start: flags added to the command line, and a listener of the server's log (stdout). */
+export interface StartExtras {
+  args?: string[];
+  stdout?: (text: string) => void;
+}
+
 /** Starts dist/filemgr on `root` with --noauth and signs in. */
-export async function startFilemgr(root: string): Promise<RunningFilemgr> {
+export async function startFilemgr(root: string, extras: StartExtras = {}): Promise<RunningFilemgr> {
   const state = await mkdtemp(join(tmpdir(), 'filemgr-bench-state-'));
   await mkdir(join(state, 'home'));
   const port = await freePort();
-  const args = ['--port', String(port), '--root', root, '--database', join(state, 'filemgr.json'), '--noauth'];
+  const args = ['--port', String(port), '--root', root, '--database', join(state, 'filemgr.json'), '--noauth', ...(extras.args ?? [])];
   const base = `http://127.0.0.1:${port}`;
-  const run = await startUntil200(EXECUTABLE, args, { url: `${base}/health`, env: { HOME: join(state, 'home') }, cwd: state });
+  const run = await startUntil200(EXECUTABLE, args, { url: `${base}/health`, env: { HOME: join(state, 'home') }, cwd: state, ...(extras.stdout ? { stdout: extras.stdout } : {}) });
   const token = await post(`${base}/api/login`);
   return {
     base,

@@ -43,10 +43,15 @@ export interface Started {
   ms: number;
 }
 
-/** Spawns a server and polls `url` every 2 ms until it answers 200 (fails after 20 s). */
-export async function startUntil200(command: string, args: string[], opts: { url: string; env: Record<string, string>; cwd: string }): Promise<Started> {
+/**
+ * Spawns a server and polls `url` every 2 ms until it answers 200 (fails after 20 s); `stdout`,
+ * when given, is told what the server writes there (its log), else that is thrown away.
+ */
+export async function startUntil200(command: string, args: string[], opts: { url: string; env: Record<string, string>; cwd: string; stdout?: (text: string) => void }): Promise<Started> {
   const start = performance.now();
-  const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: 'ignore' });
+  const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', opts.stdout ? 'pipe' : 'ignore', 'ignore'] });
+  const onStdout = opts.stdout;
+  if (onStdout) child.stdout?.setEncoding('utf8').on('data', (text: string) => onStdout(text));
   for (;;) {
     if ((await statusOf(opts.url)) === 200) return { child, ms: performance.now() - start };
     if (child.exitCode !== null) throw new Error(`${command} exited with ${child.exitCode} before answering`);

@@ -78,6 +78,15 @@ const SCREENS: Screen[] = [
       await page.getByRole('searchbox', { name: 'Search', exact: true }).waitFor();
     },
   },
+  {
+    name: 'search results, the match marked',
+    open: async (page, server) => {
+      await openFolder(page, server, { folder: '/', expect: 'todo.txt' });
+      await button(page, 'Search').click();
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('o');
+      await page.getByRole('link', { name: 'Documents/report.txt', exact: true }).locator('mark').first().waitFor();
+    },
+  },
   { name: 'profile settings', open: (page, server) => page.goto(`${server.url}/settings/profile`).then(() => page.getByRole('combobox', { name: 'Theme' }).waitFor()) },
   { name: 'share management', open: (page, server) => page.goto(`${server.url}/settings/shares`).then(() => page.getByRole('main').waitFor()) },
   { name: 'global settings', open: (page, server) => page.goto(`${server.url}/settings/global`).then(() => page.getByRole('textbox', { name: 'Instance name' }).waitFor()) },

@@ -75,6 +75,12 @@ describe('the search overlay', () => {
     await page.waitForFunction(() => document.querySelectorAll('.search-list a').length === 50);
     await page.locator('.search-results').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await page.waitForFunction(() => document.querySelectorAll('.search-list a').length === 100);
+    // A new query starts again at 50 (report-000 to report-099 are 100 hits).
+    await box().fill('report-0');
+    await box().press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('.search-list a').length === 50);
+    await page.waitForFunction(() => document.querySelector('.search-list')?.getAttribute('aria-busy') === 'false');
+    expect(await results().getByRole('link').count()).toBe(50);
     await page.keyboard.press('Escape');
     await box().waitFor({ state: 'detached' });
   });

@@ -9,12 +9,27 @@ import { formatSize } from '../../lib/format';
 import { filesPath, joinPath } from '../../paths';
 import { nowAtom } from '../../state/clock';
 import { userAtom } from '../../state/session';
+import { splitMatches } from './highlight';
 
 /**
- * One search result: a link named by its path (ui.md), described by its size (files) and its
- * time modified, shown as in the listing (relative, or exact with "Show exact dates").
+ * The path with what the query matched in a <mark>: pieces of text, so a name is never read as
+ * markup; isolated and set by its own script (dir=auto), so an Arabic or Hebrew name reads right
+ * in a left-to-right page and a Latin one in a right-to-left page.
  */
-export function SearchHitLink({ hit, root, onOpen }: { hit: SearchHit; root: string; onOpen: () => void }) {
+function MarkedPath({ path, query }: { path: string; query: string }) {
+  return (
+    <bdi dir="auto" className="search-hit-path">
+      {splitMatches(path, query).map((piece, i) => (piece.match ? <mark key={i}>{piece.text}</mark> : piece.text))}
+    </bdi>
+  );
+}
+
+/**
+ * One search result: a link named by its path (ui.md), the part the query matched marked,
+ * described by its size (files) and its time modified, shown as in the listing (relative, or
+ * exact with "Show exact dates").
+ */
+export function SearchHitLink({ hit, root, query, onOpen }: { hit: SearchHit; root: string; query: string; onOpen: () => void }) {
   const exact = useAtomValue(userAtom)?.dateFormat ?? false;
   const nowMs = useAtomValue(nowAtom);
   const lang = currentLang();
@@ -24,7 +39,7 @@ export function SearchHitLink({ hit, root, onOpen }: { hit: SearchHit; root: str
     <>
       <Link href={filesPath(joinPath(root, hit.path, hit.dir))} onClick={onOpen} className="search-hit" aria-describedby={hasMeta ? metaId : undefined}>
         <FileIcon kind={fileKind(hit.path, '', hit.dir)} className={hit.dir ? 'entry-icon folder' : 'entry-icon'} />
-        <bdi>{hit.path}</bdi>
+        <MarkedPath path={hit.path} query={query} />
       </Link>
       {/* Beside the link, not in it: the link's name stays exactly the path. */}
       {hasMeta && (

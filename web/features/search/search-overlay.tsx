@@ -17,25 +17,36 @@ const PAGE = 50;
 const NEAR_END_PX = 100;
 const FILTERS: [TypeFilter, 'images' | 'music' | 'video' | 'pdf'][] = [['image', 'images'], ['audio', 'music'], ['video', 'video'], ['pdf', 'pdf']];
 
-function Results({ root, onOpen }: { root: string; onOpen: () => void }) {
+/** What the results say above the list: the hint, searching, nothing found or why it failed. */
+function useStatus(typing: boolean): string {
   const { t } = useTranslation();
   const state = useAtomValue(searchStateAtom);
-  const [shown, setShown] = useState(PAGE);
+  if (state.failure) return 'key' in state.failure ? t(state.failure.key, state.failure.values) : state.failure.text;
+  // Text typed and the pause not over yet: the search is as good as started.
+  if ((state.running || (typing && !state.query)) && state.hits.length === 0) return t('search.searching');
+  if (!state.running && state.query && state.hits.length === 0) return t('search.none');
+  if (!state.query) return t('search.hint');
+  return '';
+}
+
+function Results({ root, typing, onOpen }: { root: string; typing: boolean; onOpen: () => void }) {
+  const { t } = useTranslation();
+  const state = useAtomValue(searchStateAtom);
+  const status = useStatus(typing);
+  // How many hits show, for the query they were loaded for: a new query starts again at 50.
+  const [page, setPage] = useState({ query: state.query, shown: PAGE });
+  const shown = page.query === state.query ? page.shown : PAGE;
   const onScroll = (event: UIEvent<HTMLDivElement>): void => {
     const box = event.currentTarget;
-    if (box.scrollHeight - box.scrollTop - box.clientHeight < NEAR_END_PX) setShown((n) => n + PAGE);
+    if (box.scrollHeight - box.scrollTop - box.clientHeight < NEAR_END_PX) setPage({ query: state.query, shown: shown + PAGE });
   };
-  let status = '';
-  if (state.running && state.hits.length === 0) status = t('search.searching');
-  else if (!state.running && state.query && state.hits.length === 0) status = t('search.none');
-  else if (!state.query) status = t('search.hint');
   return (
     <div className="search-results" onScroll={onScroll}>
-      <p className="search-status" aria-live="polite">{status}</p>
-      <ul aria-label={t('search.results')} className="search-list">
+      <p className={state.failure ? 'search-status failed' : 'search-status'} aria-live="polite">{status}</p>
+      <ul aria-label={t('search.results')} aria-busy={state.running} className="search-list">
         {state.hits.slice(0, shown).map((hit) => (
           <li key={hit.path} className="search-row">
-            <SearchHitLink hit={hit} root={root} onOpen={onOpen} />
+            <SearchHitLink hit={hit} root={root} query={state.query} onOpen={onOpen} />
           </li>
         ))}
       </ul>
@@ -44,8 +55,9 @@ function Results({ root, onOpen }: { root: string; onOpen: () => void }) {
 }
 
 /**
- * The search overlay (product.md §2): typing clears the results, Enter searches below the folder
- * on screen, the type buttons narrow it, results stream in; Esc closes.
+ * The search overlay (product.md §2): typing clears the results and searches below the folder on
+ * screen once it pauses (Enter at once), the type buttons narrow it, results stream in with the
+ * match marked; Esc closes.
  */
 export function SearchOverlay() {
   const { t } = useTranslation();
@@ -94,7 +106,7 @@ export function SearchOverlay() {
           <button key={type} type="button" className="button button-small" aria-pressed={filter === type} onClick={() => toggle(type)}>{t(`search.${key}`)}</button>
         ))}
       </div>
-      <Results root={root} onOpen={close} />
+      <Results root={root} typing={text.trim() !== ''} onOpen={close} />
     </dialog>,
     document.body,
   );

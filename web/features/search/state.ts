@@ -1,5 +1,6 @@
 import { atom } from 'jotai';
 import { search, type SearchHit } from '../../api/search';
+import { failureText, type NoticeText } from '../../lib/notice';
 
 export type TypeFilter = 'image' | 'audio' | 'video' | 'pdf';
 
@@ -8,9 +9,11 @@ export interface SearchState {
   query: string;
   hits: readonly SearchHit[];
   running: boolean;
+  /** Why the last search failed (shown in the results as well as in a notice), or null. */
+  failure: NoticeText | null;
 }
 
-const IDLE: SearchState = { query: '', hits: [], running: false };
+const IDLE: SearchState = { query: '', hits: [], running: false, failure: null };
 
 export const searchStateAtom = atom<SearchState>(IDLE);
 
@@ -55,12 +58,14 @@ export const runSearchAtom = atom(null, async (_get, set, { folder, query }: { f
   current?.abort();
   const controller = new AbortController();
   current = controller;
-  set(searchStateAtom, { query, hits: [], running: true });
+  set(searchStateAtom, { query, hits: [], running: true, failure: null });
   const batch = batcher((hits) => set(searchStateAtom, (s) => ({ ...s, hits: [...s.hits, ...hits] })));
   try {
     await search({ folder, query }, batch.add, controller.signal);
   } catch (error) {
-    if (!controller.signal.aborted) throw error;
+    if (controller.signal.aborted) return;
+    if (current === controller) set(searchStateAtom, (s) => ({ ...s, failure: failureText(error) }));
+    throw error;
   } finally {
     if (current === controller) {
       batch.flush();

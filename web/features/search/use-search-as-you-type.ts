@@ -1,8 +1,12 @@
 import { useEffect, useRef } from 'react';
 import type { TypeFilter } from './state';
 
-/** How long typing must pause before the search starts by itself. */
-export const TYPE_PAUSE_MS = 300;
+/**
+ * How long typing must pause before the search starts by itself: short enough that results
+ * follow the typing (the index answers in milliseconds), long enough that a word typed at speed
+ * is one request; a newer search aborts the one before it anyway (state.ts).
+ */
+export const TYPE_PAUSE_MS = 150;
 
 /**
  * Searches as the person types: once the text has rested TYPE_PAUSE_MS (a newer keystroke

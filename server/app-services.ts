@@ -65,6 +65,10 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const index = await searchIndex(app, deps);
   const search = createSearchService({ gates, store: deps.store, index });
   const quota = await composeQuota({ store: deps.store, gates, ephemeral, index, root: deps.config.root, cacheDir: deps.config.cacheDir });
+  app.addHook('onClose', (_instance, done) => {
+    quota.close();
+    done();
+  });
   // Event hooks (api.md §9) run only with exec enabled; settings are read at each operation.
   const hooks = createHookRunner({ enabled: deps.config.enableExec, settings: () => deps.store.data().settings, env: deps.env ?? {} });
   const { previews, preview, subtitle } = mediaServices(app, deps, { gates, raw });

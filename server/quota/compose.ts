@@ -4,6 +4,7 @@ import type { GateFactory } from '../fs/gates';
 import { TRASH_DIR } from '../fs/hidden';
 import type { Ephemeral } from '../state/ephemeral';
 import type { Store } from '../state/store';
+import { watchTreeChanges } from '../fs/changes';
 import { createQuotaService, type QuotaService } from './quota';
 import { createWalkUsage } from './walk-usage';
 
@@ -22,9 +23,13 @@ export async function composeQuota(parts: {
   index?: { bytesBelow(real: string): Promise<number | null> };
   root: string;
   cacheDir: string;
-}): Promise<QuotaService> {
+}): Promise<QuotaService & { close(): void }> {
   const root = await realpath(parts.root).catch(() => parts.root);
   const cache = parts.cacheDir ? await realpath(parts.cacheDir).catch(() => parts.cacheDir) : '';
   const walk = createWalkUsage({ skip: [join(root, TRASH_DIR), ...(cache ? [cache] : [])], maxAgeMs: WALK_MAX_AGE_MS });
-  return createQuotaService({ store: parts.store, gates: parts.gates, ephemeral: parts.ephemeral, index: parts.index, walk });
+  const unwatch = watchTreeChanges((change) => {
+    for (const real of change.kind === 'moved' ? [change.from, change.to] : [change.real]) walk.changed(real);
+    return Promise.resolve();
+  });
+  return { ...createQuotaService({ store: parts.store, gates: parts.gates, ephemeral: parts.ephemeral, index: parts.index, walk }), close: unwatch };
 }

@@ -17,23 +17,24 @@ async function withQuota(): Promise<TestApp> {
 }
 
 const auth = `Basic ${Buffer.from(`q:${defaultPasswordOf('q')}`).toString('base64')}`;
-const dav = (t: TestApp, method: 'PUT' | 'COPY' | 'PROPFIND', url: string, o: { headers?: Record<string, string>; body?: Buffer | string } = {}) =>
-  t.app.inject({ method, url, headers: { authorization: auth, host: 'localhost', ...o.headers }, ...(o.body === undefined ? {} : { payload: o.body }) });
+type DavCall = { method: 'PUT' | 'COPY' | 'PROPFIND'; url: string; headers?: Record<string, string>; body?: Buffer | string };
+const dav = (t: TestApp, o: DavCall) =>
+  t.app.inject({ method: o.method, url: o.url, headers: { authorization: auth, host: 'localhost', ...o.headers }, ...(o.body === undefined ? {} : { payload: o.body }) });
 const names = async (t: TestApp, dir = 'q'): Promise<string[]> => (await readdir(join(t.root, dir))).filter((n) => !n.startsWith('.filemgr-')).sort();
 
 describe('WebDAV under a quota', () => {
   it('answers 507 to a PUT that does not fit, leaving the old file whole', async () => {
     const t = await withQuota();
-    expect((await dav(t, 'PUT', '/dav/new.bin', { body: Buffer.alloc(150 * KiB) })).statusCode).toBe(507);
-    expect((await dav(t, 'PUT', '/dav/old.bin', { body: Buffer.alloc(250 * KiB) })).statusCode).toBe(507);
+    expect((await dav(t, { method: 'PUT', url: '/dav/new.bin', body: Buffer.alloc(150 * KiB) })).statusCode).toBe(507);
+    expect((await dav(t, { method: 'PUT', url: '/dav/old.bin', body: Buffer.alloc(250 * KiB) })).statusCode).toBe(507);
     expect(await readFile(join(t.root, 'q/old.bin'))).toEqual(Buffer.alloc(100 * KiB, 1));
     expect(await names(t)).toEqual(['inbox', 'notes.txt', 'old.bin']);
-    expect((await dav(t, 'PUT', '/dav/small.bin', { body: Buffer.alloc(10 * KiB) })).statusCode).toBe(201);
+    expect((await dav(t, { method: 'PUT', url: '/dav/small.bin', body: Buffer.alloc(10 * KiB) })).statusCode).toBe(201);
   });
 
   it('answers 507 to a COPY whose sum does not fit', async () => {
     const t = await withQuota();
-    const res = await dav(t, 'COPY', '/dav/old.bin', { headers: { destination: 'http://localhost/dav/copy.bin' } });
+    const res = await dav(t, { method: 'COPY', url: '/dav/old.bin', headers: { destination: 'http://localhost/dav/copy.bin' } });
     expect(res.statusCode).toBe(507);
     expect(await names(t)).toEqual(['inbox', 'notes.txt', 'old.bin']);
   });
@@ -41,11 +42,11 @@ describe('WebDAV under a quota', () => {
   it('tells quota-available-bytes and quota-used-bytes (RFC 4331) when asked, never in allprop', async () => {
     const t = await withQuota();
     const body = '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:quota-available-bytes/><D:quota-used-bytes/></D:prop></D:propfind>';
-    const res = await dav(t, 'PROPFIND', '/dav/', { headers: { depth: '0' }, body });
+    const res = await dav(t, { method: 'PROPFIND', url: '/dav/', headers: { depth: '0' }, body });
     expect(res.statusCode).toBe(207);
     expect(res.body).toContain(`<D:quota-available-bytes>${100 * KiB - 7}</D:quota-available-bytes>`);
     expect(res.body).toContain(`<D:quota-used-bytes>${100 * KiB + 7}</D:quota-used-bytes>`);
-    const all = await dav(t, 'PROPFIND', '/dav/', { headers: { depth: '0' } });
+    const all = await dav(t, { method: 'PROPFIND', url: '/dav/', headers: { depth: '0' } });
     expect(all.body).not.toContain('quota-');
   });
 
@@ -53,7 +54,7 @@ describe('WebDAV under a quota', () => {
     const t = await withQuota();
     await t.store.update((db) => void (db.users.find((u) => u.username === 'q')!.quota = 0));
     const body = '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:quota-used-bytes/></D:prop></D:propfind>';
-    const res = await dav(t, 'PROPFIND', '/dav/', { headers: { depth: '0' }, body });
+    const res = await dav(t, { method: 'PROPFIND', url: '/dav/', headers: { depth: '0' }, body });
     expect(res.body).toMatch(/<D:quota-used-bytes\/>[\s\S]*404/);
   });
 });

@@ -23,6 +23,17 @@ const LOOKS = [
   { size: 'phone', width: 390, height: 844, theme: 'dark' },
 ] as const;
 
+/** Waits until the usage bar stays put (the phone's drawer slides in). */
+async function settled(page: Page): Promise<void> {
+  let last = '';
+  await until(async () => {
+    const box = JSON.stringify(await page.getByRole('progressbar').boundingBox());
+    const still = box === last;
+    last = box;
+    return still;
+  }, 'the sidebar to stop moving');
+}
+
 describe('quotas in the browser', () => {
   let server: ServerHandle;
   let admin: BrowserHandle;
@@ -117,6 +128,7 @@ describe('quotas in the browser', () => {
         await page.reload();
         if (look.size === 'phone') await page.getByRole('button', { name: NAMES[locale].toggle, exact: true }).click();
         await page.getByRole('progressbar').waitFor();
+        await settled(page);
         await screenshot(page, `quota-sidebar-${look.size}-${look.theme}-${locale}`);
       }
     }

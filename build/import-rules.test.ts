@@ -13,7 +13,7 @@ const SERVER_LAYERS: Record<string, number> = {
   resources: 6,
   plugins: 5, http: 5,
   activity: 4,
-  accounts: 4, archive: 4, index: 4, command: 4, hooks: 4, media: 4, search: 4, setup: 4, tus: 4,
+  accounts: 4, archive: 4, index: 4, command: 4, hooks: 4, media: 4, search: 4, setup: 4, tus: 4, quota: 4,
   fs: 3,
   rules: 2,
   state: 1,

@@ -162,6 +162,9 @@ export const USER_FLAGS: readonly FlagDef[] = [
 /** The user flag that only applies to users, not to the defaults. */
 export const LOCK_PASSWORD_FLAG: FlagDef = bool('lockPassword', false, 'the user may not change their password');
 
+/** The user's quota (beyond.md §6), a users add/update flag only. */
+export const QUOTA_FLAG: FlagDef = str('quota', '0', 'bytes the user\'s files and trash may take ("500 MB", "10GiB"); 0 = no quota');
+
 /** `--help` and `-h`, taken by every command. */
 export const HELP_FLAG: FlagDef = bool('help', false, 'show this help', { short: 'h' });
 
@@ -184,7 +187,7 @@ export function envNames(def: FlagDef): string[] {
 
 /** Every flag definition, for checks over the whole table. */
 export function allFlags(): FlagDef[] {
-  return [...GLOBAL_FLAGS, ...SERVER_FLAGS, ...SERVE_ONLY_FLAGS, ...SETTINGS_FLAGS, ...USER_FLAGS, LOCK_PASSWORD_FLAG, HELP_FLAG];
+  return [...GLOBAL_FLAGS, ...SERVER_FLAGS, ...SERVE_ONLY_FLAGS, ...SETTINGS_FLAGS, ...USER_FLAGS, LOCK_PASSWORD_FLAG, QUOTA_FLAG, HELP_FLAG];
 }
 
 /** The flags of config init and config set: stored server values, settings, user defaults. */

@@ -51,6 +51,8 @@ import { INDEX_WORKER } from './index/build-protocol';
 import { startSearchIndex, type SearchIndex } from './index/search-index';
 import { workerCode } from './lib/worker-code';
 import { TRASH_DIR } from './fs/hidden';
+import { composeQuota } from './quota/compose';
+import type { QuotaGate } from './quota/admit';
 
 
 /** Composes the services the route table hands to the resources; no route is registered here. */
@@ -60,25 +62,31 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const { sessions, throttle, tokens, auth, users, settings } = await accountServices(app, deps, activityLog);
   const gates = await createGateFactory(deps.config);
   const raw = rawService(app, deps, gates);
-  const search = createSearchService({ gates, store: deps.store, index: await searchIndex(app, deps) });
+  const index = await searchIndex(app, deps);
+  const search = createSearchService({ gates, store: deps.store, index });
+  const quota = await composeQuota({ store: deps.store, gates, ephemeral, index, root: deps.config.root, cacheDir: deps.config.cacheDir });
+  app.addHook('onClose', (_instance, done) => {
+    quota.close();
+    done();
+  });
   // Event hooks (api.md §9) run only with exec enabled; settings are read at each operation.
   const hooks = createHookRunner({ enabled: deps.config.enableExec, settings: () => deps.store.data().settings, env: deps.env ?? {} });
   const { previews, preview, subtitle } = mediaServices(app, deps, { gates, raw });
   const trash = trashService(app, deps, { gates, hooks, previews, ephemeral });
-  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews, trash, workerSource: archiveWorkerSource(deps.assets) });
-  const usage = createUsageService({ store: deps.store, gates });
-  const { tus, registry } = tusService(app, deps, { gates, hooks, previews });
+  const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews, trash, quota, workerSource: archiveWorkerSource(deps.assets) });
+  const usage = createUsageService({ store: deps.store, gates, quota });
+  const { tus, registry } = tusService(app, deps, { gates, hooks, previews, quota });
   const shares = createSharesService({ store: deps.store, gates, config: deps.config });
   const counters = createStoreShareCounters(deps.store);
   app.addHook('onClose', async () => counters.flush());
   const publicAccess = createPublicService({ store: deps.store, gates, config: deps.config, links: shares, raw, throttle, ephemeral, counters });
-  const uploadLinks = createUploadLinkService({ store: deps.store, gates, links: shares, throttle, ephemeral, counters, hooks, registry, report: (err) => app.log.warn({ err }, 'after upload') });
+  const uploadLinks = createUploadLinkService({ store: deps.store, gates, links: shares, throttle, ephemeral, counters, hooks, registry, quota, report: (err) => app.log.warn({ err }, 'after upload') });
   const command = createCommandService({ store: deps.store, gates, enabled: deps.config.enableExec, env: deps.env ?? {} });
   const activity = createActivityService({ log: activityLog });
   // API tokens and two-factor sign-in (beyond.md §4.1, §4.2): state in the store, failures in the one throttle.
   const apiTokens = createTokensService({ store: deps.store });
   const totp = createTotpService({ store: deps.store, throttle });
-  const dav = davService(deps, { ephemeral, throttle, gates, hooks, raw, previews, trash });
+  const dav = davService(deps, { ephemeral, throttle, gates, hooks, raw, previews, trash, quota });
   const oidc = oidcService(app, deps, { ephemeral, sessions, throttle, auth, activityLog });
   return { apiTokens, totp, ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command, trash, dav, uploadLinks, oidc };
 }
@@ -181,7 +189,7 @@ function mediaServices(app: FastifyInstance, deps: AppDeps, parts: { gates: Gate
 }
 
 /** tus uploads (api.md §3.17): unfinished uploads wait for a restart on disk; their timers stop with the app. */
-function tusService(app: FastifyInstance, deps: AppDeps, parts: { gates: GateFactory; hooks: HookRunner; previews: PreviewService }) {
+function tusService(app: FastifyInstance, deps: AppDeps, parts: { gates: GateFactory; hooks: HookRunner; previews: PreviewService; quota: QuotaGate }) {
   const registry = createUploadRegistry({ onError: (err) => app.log.warn({ err }, 'expired upload not removed') });
   app.addHook('onClose', (_instance, done) => {
     registry.close();
@@ -191,7 +199,7 @@ function tusService(app: FastifyInstance, deps: AppDeps, parts: { gates: GateFac
 }
 
 /** WebDAV (beyond.md §1): Basic auth through the sign-in throttle, locks on the shared-ephemeral store, dead properties in the state. */
-function davService(deps: AppDeps, parts: { ephemeral: Ephemeral; throttle: Throttle; gates: GateFactory; hooks: HookRunner; raw: RawService; previews: PreviewService; trash: DavDeps['trash'] }) {
+function davService(deps: AppDeps, parts: { ephemeral: Ephemeral; throttle: Throttle; gates: GateFactory; hooks: HookRunner; raw: RawService; previews: PreviewService; trash: DavDeps['trash']; quota: DavDeps['quota'] }) {
   const { raw } = parts;
   const rawFile: RawFileServer = (gate, r) => raw.serve(gate, { ...r, query: r.inline ? { inline: 'true' } : {}, signal: new AbortController().signal, onSkip: () => undefined });
   return createDavService({
@@ -206,5 +214,6 @@ function davService(deps: AppDeps, parts: { ephemeral: Ephemeral; throttle: Thro
     locks: createDavLocks(parts.ephemeral),
     props: createDavProperties(deps.store),
     trash: parts.trash,
+    quota: parts.quota,
   });
 }

@@ -3,7 +3,7 @@ import type { Command } from '../command';
 import { openExisting } from '../database';
 import { readNewPassword } from '../password-input';
 import { applyUserFlags } from '../user-flags';
-import { formatUsers, serviceCall, storedRoot, USER_COMMAND_FLAGS } from './users-shared';
+import { formatUsers, quotaArg, serviceCall, storedRoot, USER_COMMAND_FLAGS } from './users-shared';
 
 /**
  * `filemgr users add <username> [password]`: the settings' defaults, overridden by the flags
@@ -23,10 +23,11 @@ export const usersAddCommand: Command = {
   async run(ctx) {
     const store = await openExisting(ctx.database);
     const [username = '', given] = ctx.args;
+    const quota = quotaArg(ctx.flags.string('quota'));
     const password = given ?? await readNewPassword(ctx.io, username, `users add ${username}`);
     const fields = structuredClone(store.data().settings.defaults);
     applyUserFlags(fields, ctx.flags, true);
-    const user = await serviceCall(() => addUser(store, storedRoot(store, ctx), { username, password, fields, lockPassword: ctx.flags.bool('lockPassword') }));
+    const user = await serviceCall(() => addUser(store, storedRoot(store, ctx), { username, password, fields, lockPassword: ctx.flags.bool('lockPassword'), quota }));
     ctx.io.stdout.write(formatUsers([user]));
     return 0;
   },

@@ -4,7 +4,7 @@ import type { Command } from '../command';
 import { openExisting } from '../database';
 import { readNewPassword } from '../password-input';
 import { applyUserFlags } from '../user-flags';
-import { formatUsers, serviceCall, USER_COMMAND_FLAGS } from './users-shared';
+import { formatUsers, quotaArg, serviceCall, USER_COMMAND_FLAGS } from './users-shared';
 
 const UPDATE_FLAGS: readonly FlagDef[] = [
   { name: 'password', short: 'p', kind: 'string', default: '', description: 'new password (checked like a new one; ends the user\'s sessions); - asks for it at a prompt or reads stdin' },
@@ -32,6 +32,7 @@ export const usersUpdateCommand: Command = {
       apply: (u) => {
         applyUserFlags(u, f, true);
         if (f.isSet('lockPassword')) u.lockPassword = f.bool('lockPassword');
+        if (f.isSet('quota')) u.quota = quotaArg(f.string('quota'));
       },
     }));
     ctx.io.stdout.write(formatUsers([user]));

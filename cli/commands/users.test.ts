@@ -103,6 +103,33 @@ describe('filemgr users import (filebrowser export)', () => {
   });
 });
 
+describe('filemgr users add|update --quota (beyond.md §6)', () => {
+  it('stores the quota given as a size, changes it, exports and imports it', async () => {
+    const cwd = await setup();
+    await ok(cwd, 'users', 'add', 'qa', 'Qa-long-Passw0rd', '--quota', '500 MB');
+    expect((await readDb(cwd)).users[0]?.quota).toBe(500 * 1024 ** 2);
+    await ok(cwd, 'users', 'update', 'qa', '--quota', '10GiB');
+    expect((await readDb(cwd)).users[0]?.quota).toBe(10 * 1024 ** 3);
+    await ok(cwd, 'users', 'export', 'q.json');
+    const other = await setup();
+    await copyFile(join(cwd, 'q.json'), join(other, 'q.json'));
+    await ok(other, 'users', 'import', 'q.json');
+    expect((await readDb(other)).users[0]?.quota).toBe(10 * 1024 ** 3);
+    await ok(cwd, 'users', 'update', 'qa', '--quota', '0');
+    expect((await readDb(cwd)).users[0]?.quota).toBe(0);
+  });
+
+  it('refuses a size it cannot read, naming the sizes it accepts, and changes nothing', async () => {
+    const cwd = await setup();
+    const message = /--quota must be a size such as "500 MB" or "10GiB"/;
+    await fails(cwd, ['users', 'add', 'qb', 'Qb-long-Passw0rd', '--quota', 'lots'], message);
+    expect((await readDb(cwd)).users).toEqual([]);
+    await ok(cwd, 'users', 'add', 'qc', 'Qc-long-Passw0rd', '--quota', '1 GiB');
+    await fails(cwd, ['users', 'update', 'qc', '--quota', '-1 GB'], message);
+    expect((await readDb(cwd)).users[0]?.quota).toBe(1024 ** 3);
+  });
+});
+
 describe('filemgr users add|ls|find|update|rm', () => {
   it('adds a user from the defaults and the flags given, with its home', async () => {
     const cwd = await setup();

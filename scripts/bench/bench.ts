@@ -12,6 +12,7 @@ import { m1Benchmark } from './m1-executable';
 import { memoryBenchmark } from './memory';
 import type { Benchmark, Figure } from './measure';
 import { previewBenchmark } from './preview';
+import { quotaBenchmark } from './quota';
 import { searchBenchmark } from './search';
 import { searchIndexBenchmark } from './search-index';
 import { thumbsBenchmark } from './thumbs';
@@ -36,6 +37,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   memoryBenchmark,
   trashBenchmark,
   davBenchmark,
+  quotaBenchmark,
 ];
 
 function format(value: number, unit: Figure['unit']): string {

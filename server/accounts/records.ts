@@ -70,6 +70,7 @@ export function userView(u: UserRecord, hideScope = false): UserView {
     hideDotfiles: u.hideDotfiles,
     dateFormat: u.dateFormat,
     aceEditorTheme: u.aceEditorTheme,
+    quota: u.quota ?? 0,
   };
 }
 

@@ -14,6 +14,8 @@ export interface UserSpec {
   password: string;
   fields: UserDefaults;
   lockPassword: boolean;
+  /** Bytes (beyond.md §6); 0 or absent: no quota. */
+  quota?: number;
 }
 
 /** The user named by `ref`: a number is an id, anything else a username (api.md §10.2); 404 otherwise. */
@@ -36,7 +38,7 @@ export async function addUser(store: Store, root: string, spec: UserSpec): Promi
   const given = spec.fields.scope;
   const { scope } = resolveScope({ scope: given, username: spec.username, derive: given.trim() === '' && s.createUserDir, basePath: s.userHomeBasePath });
   await ensureHome(root, scope);
-  const record = normalizeUser({ ...spec.fields, username: spec.username, password: hash, scope, lockPassword: spec.lockPassword, rules: [], sessionEpoch: 0 });
+  const record = normalizeUser({ ...spec.fields, username: spec.username, password: hash, scope, lockPassword: spec.lockPassword, rules: [], sessionEpoch: 0, ...(spec.quota ? { quota: spec.quota } : {}) });
   return store.update((db) => insertUser(db, record));
 }
 

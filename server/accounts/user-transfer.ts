@@ -15,9 +15,12 @@ export function exportUsers(db: Readonly<Database>): ExportedUser[] {
     viewMode: u.viewMode, singleClick: u.singleClick, redirectAfterCopyMove: u.redirectAfterCopyMove, perm: { ...u.perm },
     commands: [...u.commands], sorting: { ...u.sorting }, rules: structuredClone(u.rules), hideDotfiles: u.hideDotfiles,
     dateFormat: u.dateFormat, aceEditorTheme: u.aceEditorTheme,
+    // Ours alone (beyond.md §6): written only when set, so filebrowser's exports round-trip unchanged.
+    ...(u.quota ? { quota: u.quota } : {}),
   }));
 }
 
+const quotaOf = (v: unknown): { quota?: number } => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? { quota: v } : {});
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const bool = (v: unknown): boolean => v === true;
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
@@ -43,6 +46,7 @@ function readUser(raw: unknown, index: number): UserRecord {
     viewMode: str(u.viewMode), singleClick: bool(u.singleClick), redirectAfterCopyMove: bool(u.redirectAfterCopyMove),
     perm: fullPerms(u.perm as Partial<UserRecord['perm']>), commands: strings(u.commands), sorting: { by: str(sorting.by), asc: bool(sorting.asc) },
     rules, hideDotfiles: bool(u.hideDotfiles), dateFormat: bool(u.dateFormat), aceEditorTheme: str(u.aceEditorTheme), sessionEpoch: 0,
+    ...quotaOf(u.quota),
   });
 }
 

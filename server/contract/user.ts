@@ -49,6 +49,8 @@ export const UserSchema = Type.Object({
   hideDotfiles: Type.Boolean(),
   dateFormat: Type.Boolean(),
   aceEditorTheme: Type.String(),
+  /** Bytes (beyond.md §6); 0 = no quota. */
+  quota: Type.Integer({ minimum: 0 }),
 });
 
 export const UserListSchema = Type.Array(UserSchema);
@@ -72,6 +74,7 @@ export const UserInputSchema = Type.Object({
   hideDotfiles: Type.Optional(Type.Boolean()),
   dateFormat: Type.Optional(Type.Boolean()),
   aceEditorTheme: Type.Optional(Type.String()),
+  quota: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 
 /** The request envelope of POST/PUT /api/users: `{what, which, current_password, data}`. */

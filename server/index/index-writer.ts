@@ -57,9 +57,13 @@ export class IndexWriter {
     return this.skip.some((dir) => real === dir || real.startsWith(`${dir}/`));
   }
 
+  /** Told around every applied change (the usage totals of ./usage.ts keep count through it). */
+  observe: ((change: TreeChange, apply: () => Promise<void>) => Promise<void>) | undefined;
+
   /** Applies one change (queued behind the others). */
   apply(change: TreeChange): Promise<void> {
-    return this.exclusive(() => this.applyNow(change));
+    const observe = this.observe;
+    return this.exclusive(() => (observe ? observe(change, () => this.applyNow(change)) : this.applyNow(change)));
   }
 
   private async applyNow(change: TreeChange): Promise<void> {

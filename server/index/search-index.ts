@@ -9,6 +9,7 @@ import { IndexReader, type IndexHit, type IndexSearch } from './index-query';
 import { rescan } from './index-rescan';
 import type { TreeChange } from '../fs/changes';
 import { IndexWriter } from './index-writer';
+import { UsageTotals } from './usage';
 
 export interface SearchIndexOptions {
   /** The real path of the served root. */
@@ -36,6 +37,8 @@ export interface SearchIndex {
   built(): Promise<void>;
   /** Looks for changes made outside now (the interval's work); answers the folders read again. */
   rescanNow(): Promise<number>;
+  /** The bytes of the files below the folder `real` (quotas, ./usage.ts); null when not answerable now. */
+  bytesBelow(real: string): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,7 @@ interface Open {
   db: DatabaseSync;
   reader: IndexReader;
   writer: IndexWriter;
+  usage: UsageTotals;
 }
 
 /** Starts the index: an index file of this root is used at once (and rescanned), else one is built by a worker. */
@@ -104,6 +108,17 @@ class IndexLifecycle implements SearchIndex {
     }
   }
 
+  async bytesBelow(real: string): Promise<number | null> {
+    const open = this.open;
+    if (!open) return null;
+    try {
+      return open.usage.known(real) ?? (await open.writer.exclusive(() => Promise.resolve(open.usage.count(real))));
+    } catch (err) {
+      this.broken(err);
+      return null;
+    }
+  }
+
   async changed(change: TreeChange): Promise<void> {
     const open = this.open;
     if (!open) {
@@ -121,6 +136,10 @@ class IndexLifecycle implements SearchIndex {
     const open = this.open;
     if (!open) return Promise.resolve(0);
     this.scanning ??= rescan(open.db, { ...open, root: this.opts.root, signal: this.stop.signal })
+      .then(async (reread) => {
+        if (reread > 0) await open.writer.exclusive(() => Promise.resolve(open.usage.refresh()));
+        return reread;
+      })
       .catch((err: unknown) => {
         this.broken(err);
         return 0;
@@ -148,7 +167,10 @@ class IndexLifecycle implements SearchIndex {
       db = openIndexDb(this.file);
       if (readMeta(db)?.root !== this.opts.root) throw new Error('not an index of this root');
       const reader = new IndexReader(db);
-      return { db, reader, writer: new IndexWriter(db, reader, { root: this.opts.root, skip: this.opts.skip }) };
+      const writer = new IndexWriter(db, reader, { root: this.opts.root, skip: this.opts.skip });
+      const usage = new UsageTotals(db, reader, writer);
+      writer.observe = (change, apply) => usage.around(change, apply);
+      return { db, reader, writer, usage };
     } catch {
       db?.close();
       return undefined;

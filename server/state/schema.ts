@@ -51,6 +51,8 @@ export interface UserRecord extends Omit<UserDefaults, 'scope'> {
   rules: Rule[];
   /** Tokens issued before this epoch (unix seconds) are revoked (api.md §14). */
   sessionEpoch: number;
+  /** Bytes the user's files and trash may take (beyond.md §6); 0 or absent: no quota. */
+  quota?: number;
 }
 
 export interface Branding {

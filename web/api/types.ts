@@ -7,7 +7,7 @@ export type { DiskUsage, FileInfo, Resource } from '@contract/resource';
 export type { Share } from '@contract/share';
 
 /** The `user` claim of the token (api.md §2.2): the API's user without the fields a token omits. */
-export type TokenUser = Omit<UserView, 'password' | 'scope' | 'sorting' | 'rules'>;
+export type TokenUser = Omit<UserView, 'password' | 'scope' | 'sorting' | 'rules' | 'quota'>;
 
 /** A folder's answer: a Resource whose listing fields are present (api.md §4.3). */
 export type Listing = Resource & { items: FileInfo[]; numDirs: number; numFiles: number };

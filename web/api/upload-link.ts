@@ -35,7 +35,8 @@ function storedNameOf(req: HttpRequest, res: HttpResponse): string | null {
 /** Only the server's trouble and a lost connection are worth retrying; a refusal is final. */
 function shouldRetry(err: DetailedError): boolean {
   const status = err.originalResponse?.getStatus() ?? 0;
-  return status === 0 || status >= 500 || status === 423;
+  // 507: the owner's quota is full (beyond.md §6); trying again would not change that.
+  return status === 0 || (status >= 500 && status !== 507) || status === 423;
 }
 
 function failureOf(err: Error | DetailedError): Error {

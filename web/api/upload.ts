@@ -88,11 +88,11 @@ function isCreation(req: HttpRequest | undefined): boolean {
   return req?.getMethod() === 'POST';
 }
 
-/** A conflict is final (the replace prompt asks); other 4xx too, except a locked upload. */
+/** A conflict is final (the replace prompt asks); other 4xx too, except a locked upload; a full quota (507) too. */
 function shouldRetry(err: DetailedError): boolean {
   if (err.causingError instanceof UploadError) return false;
   const status = err.originalResponse?.getStatus() ?? 0;
-  return status === 0 || status >= 500 || status === 423;
+  return status === 0 || (status >= 500 && status !== 507) || status === 423;
 }
 
 function failureOf(err: Error | DetailedError): Error {
@@ -102,6 +102,8 @@ function failureOf(err: Error | DetailedError): Error {
   if (!res) return new UploadError('failed', detailed.originalRequest ? '000 No connection' : err.message);
   const status = res.getStatus();
   if (status === 409 || status === 401) return failedStatus(status, res.getBody(), true);
+  // No room (beyond.md §6) says so, also at the creation: "Upload failed: not enough space".
+  if (status === 507) return new UploadError('failed', res.getBody().trim() || '507 Insufficient Storage');
   if (isCreation(detailed.originalRequest)) return new UploadError('create');
   return new UploadError('failed', res.getBody().trim() || String(status));
 }

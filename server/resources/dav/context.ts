@@ -1,3 +1,5 @@
+import type { QuotaGate } from '../../quota/admit';
+import type { QuotaUsage } from '../../quota/quota';
 import type { BigIntStats } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
@@ -29,6 +31,8 @@ export interface DavDeps {
   previews?: { invalidate(realPath: string): Promise<void> };
   /** The recycle bin DELETE moves items into while it is on (beyond.md §3). */
   trash?: { isEnabled(): boolean; moveToTrash(user: UserRecord, gate: PathGate, target: Target): Promise<unknown> };
+  /** Quotas (beyond.md §6): PUT and COPY answer 507 beyond them; PROPFIND tells them (RFC 4331). */
+  quota?: QuotaGate & { usage(user: UserRecord): Promise<QuotaUsage | null> };
 }
 
 /** One WebDAV request, authenticated, as the handlers see it. */

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors';
+import { copyUnderQuota } from '../../quota/admit';
 import { copyTree, moveTree } from '../../fs/copy-move';
 import { cleanPath } from '../../fs/paths';
 import type { Target } from '../../fs/scope';
@@ -77,7 +78,8 @@ export async function copyResource(ctx: DavCtx): Promise<DavReply> {
     await clearDestination(ctx, p);
     await (isDir && p.depth === '0' ? makeDirectory(p.dst, modes.dirMode) : copyTree(req.gate, p, modes));
   };
-  await deps.hooks.around('copy', hookContext(req.gate, req.user, { file: p.src, destination: p.dst }), copy);
+  const sides = { user: req.user, src: isDir && p.depth === '0' ? '' : p.src.resolved, dst: p.dst.resolved };
+  await deps.hooks.around('copy', hookContext(req.gate, req.user, { file: p.src, destination: p.dst }), () => copyUnderQuota(deps.quota, sides, copy));
   await deps.props.copy(keyOf(p.src), keyOf(p.dst), { shallow: p.depth === '0' });
   return { status: p.replaces ? 204 : 201 };
 }

@@ -11,6 +11,7 @@ import { hrefOf } from './href';
 import { checkConditions } from './conditions';
 import { isLiveProp, liveProp, LIVE_PROPS, type LockView, type Resource } from './live-props';
 import type { DavLock } from './locks';
+import { quotaProps } from './quota-props';
 import { emptyElement, errorBody, MULTISTATUS_CLOSE, MULTISTATUS_OPEN, multistatusOf, renderEntry, type PropStat } from './xml-render';
 import { DAV_NS, elementsOf, isElement, readXml, type XmlElement } from './xml';
 
@@ -150,7 +151,9 @@ export async function propfind({ deps, req }: DavCtx): Promise<DavReply> {
   const isDir = s.effective.isDirectory();
   const self: Resource = { path: target.path, href: hrefOf(mount, target.path, isDir), stat: s.effective, key: keyOf(target) };
   const locks = await deps.locks.within('/');
-  const render = (r: Resource): string => renderEntry({ href: r.href, propstats: describeResource(r, query, { dead: deps.props.of(r.key), lockView: () => lockViewOf(r, locks, mount) }) });
+  const quota = await quotaProps(deps, req.user, query);
+  const deadOf = (r: Resource): readonly DeadProperty[] => (quota.length > 0 && r.stat.isDirectory() ? [...deps.props.of(r.key), ...quota] : deps.props.of(r.key));
+  const render = (r: Resource): string => renderEntry({ href: r.href, propstats: describeResource(r, query, { dead: deadOf(r), lockView: () => lockViewOf(r, locks, mount) }) });
   let rendered = render(self);
   if (depth === '1' && isDir) {
     // A listing needs only a signed-in user (beyond.md §1), as GET /api/resources of a folder.

@@ -5,6 +5,7 @@ import { parentPath } from '../../fs/paths';
 import type { Target } from '../../fs/scope';
 import { etagOf } from '../../fs/stat-format';
 import { setModified } from '../../fs/times';
+import { declaredLength, writeUnderQuota } from '../../quota/admit';
 import { discardFile, writeFileAtomic } from '../../fs/write';
 import { hookContext } from '../../hooks/context';
 import { checkConditions, ifListsOf } from './conditions';
@@ -65,7 +66,8 @@ export async function putResource(ctx: DavCtx): Promise<DavReply> {
   checkMatch(ctx, before ? etagOf(before.effective) : undefined);
   if (before) await deps.previews?.invalidate(target.lexical);
   let written: BigIntStats | undefined;
-  const write = async (): Promise<BigIntStats> => (written = await writeFileAtomic(target, req.body, modesOf(deps)));
+  const under = { user: req.user, real: target.resolved, length: declaredLength(req.headers['content-length']), body: req.body };
+  const write = (): Promise<BigIntStats> => writeUnderQuota(deps.quota, under, async (body) => (written = await writeFileAtomic(target, body, modesOf(deps))));
   try {
     await deps.hooks.around(fresh ? 'upload' : 'save', hookContext(req.gate, req.user, { file: target }), write);
   } catch (err) {

@@ -8,6 +8,7 @@ import type { ShareCounters } from '../../state/share-counters';
 import type { UploadRegistry } from '../../tus/registry';
 import { openShare, type AccessDeps, type OpenShare, type PublicRequest } from './access';
 import { storedName } from './upload-name';
+import { checkRoom, type QuotaGate } from '../../quota/admit';
 
 /** What uploads through upload links need; app-services.ts composes it. */
 export interface UploadLinkDeps extends AccessDeps {
@@ -18,6 +19,8 @@ export interface UploadLinkDeps extends AccessDeps {
   registry: UploadRegistry;
   /** Told about what fails after a file is in place (after-hooks of tus uploads), which fails nothing. */
   report?: (err: unknown) => void;
+  /** The owners' quotas (beyond.md §6): what a link receives counts towards its owner's. */
+  quota?: QuotaGate;
 }
 
 /** Files one client address may send through one link per minute (beyond.md §2). */
@@ -85,11 +88,13 @@ export function releaseName(deps: UploadLinkDeps, target: Target): Promise<void>
  * Admits one file through an upload link before a byte of it is written, the one place every
  * upload through a link passes (raw POST and tus creation): the rate of 60 files a minute per
  * link and client address (429), the owner's rules on the name (403), and a free name reserved.
- * The owner's quota (beyond.md §6) belongs here too, against `length`, the size declared by
- * Content-Length or Upload-Length (undefined when a raw body declares none).
+ * The owner's quota (beyond.md §6) too, against `length`, the size declared by Content-Length or
+ * Upload-Length (undefined when a raw body declares none: its bytes are metered as they stream).
  */
 export async function admitUpload(deps: UploadLinkDeps, open: OpenUploadLink, req: { name: string; address: string; length?: number }): Promise<Target> {
   const sent = await deps.ephemeral.hit(`upload-link:rate:${open.hash}:${req.address}`, 60_000);
   if (sent > UPLOADS_PER_MINUTE) throw new AppError('too_many_requests', `at most ${UPLOADS_PER_MINUTE} files a minute`);
+  // A link only ever adds new files: nothing is replaced, the whole length must fit.
+  if (req.length !== undefined) await checkRoom(deps.quota, open.owner, { real: '', length: req.length });
   return reserveName(deps, open.gate, req.name);
 }

@@ -13,6 +13,7 @@ import { appendBody, sizeOf } from '../../tus/append';
 import { isOffsetContentType, parseUploadLength, parseUploadOffset } from '../../tus/protocol';
 import type { Upload, UploadOwner } from '../../tus/registry';
 import type { ShareCredentials } from './credentials';
+import { appendUnderQuota, writeUnderQuota } from '../../quota/admit';
 import { admitUpload, openUploadLink, releaseName, renewReservation, reserveName, type OpenUploadLink, type UploadLinkDeps } from './upload-admit';
 import { splitUploadPath } from './upload-name';
 
@@ -82,8 +83,9 @@ async function rawUpload(deps: UploadLinkDeps, req: RawUploadRequest): Promise<U
   const target = await admitUpload(deps, open, { name, address: req.address, length: req.contentLength });
   let written: { target: Target; stat: BigIntStats } | undefined;
   const write = async (): Promise<Target> => {
-    const temp = await writeTemp(target.real, req.body, modesOf(deps));
-    const placed = await placeTemp(deps, open, { temp, target });
+    const under = { user: open.owner, real: '', length: req.contentLength ?? null, body: req.body };
+    // Held until the file is in place (and so in the usage), not only until its bytes are written.
+    const placed = await writeUnderQuota(deps.quota, under, async (body) => placeTemp(deps, open, { temp: await writeTemp(target.real, body, modesOf(deps)), target }));
     const stat = await lstatOrNull(placed.real);
     if (stat) written = { target: placed, stat };
     return placed;
@@ -174,7 +176,9 @@ async function tusAppend(deps: UploadLinkDeps, req: TusAppend): Promise<{ offset
     if (offset > upload.length) throw new AppError('bad_request', `upload offset ${offset} exceeds declared length ${upload.length}`);
     const watch = (durable: () => number): void => void (upload.durable = durable);
     const spec = { offset, room: upload.length - offset, signal, watch, ...(req.contentLength === undefined ? {} : { declared: req.contentLength }) };
-    const reached = offset + (await appendBody(upload.temp, spec, req.body).finally(() => (upload.durable = undefined)));
+    const reach = { user: at.open.owner, real: '', reach: offset + Math.min(req.contentLength ?? Infinity, upload.length - offset) };
+    const written = await appendUnderQuota(deps.quota, reach, () => appendBody(upload.temp, spec, req.body).finally(() => (upload.durable = undefined)));
+    const reached = offset + written;
     if (reached < upload.length) return { offset: reached };
     return { offset: reached, name: await completeTus(deps, at) };
   });

@@ -3,6 +3,7 @@ import type { GateFactory } from '../../fs/gates';
 import type { PathGate, Target } from '../../fs/scope';
 import type { CreateModes } from '../../fs/write';
 import type { HookRunner } from '../../hooks/hooks';
+import type { QuotaGate } from '../../quota/admit';
 import { createModes } from '../../state/modes';
 import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
@@ -17,8 +18,8 @@ export interface ResourcesDeps {
   previews?: { invalidate(realPath: string): Promise<void> };
   /** The recycle bin DELETE moves items into while it is on (resources/trash, beyond.md §3). */
   trash?: { isEnabled(): boolean; moveToTrash(user: UserRecord, gate: PathGate, target: Target): Promise<unknown> };
-  /** Bytes a user's quota still leaves (null: no quota); extraction answers 507 beyond it (beyond.md §5, §6). */
-  quota?: { room(user: UserRecord): Promise<number | null> };
+  /** The user's quota (beyond.md §6): writes and copies answer 507 beyond it, extraction beyond its room (§5). */
+  quota?: QuotaGate;
   /** The archive worker's code (extraction decodes bzip2 and xz there); default: bundled from source. */
   workerSource?: () => Promise<string>;
 }

@@ -11,12 +11,15 @@ import { isWithin } from '../../lib/within';
 import type { UserRecord } from '../../state/schema';
 import { gateOf, modesOf, type ResourcesDeps } from './context';
 import { checkDescendants } from '../../fs/descendants';
+import { writeUnderQuota } from '../../quota/admit';
 
 export interface CreateRequest {
   /** The raw request path; a trailing '/' creates a directory. */
   raw: string;
   override: boolean;
   body: Readable;
+  /** The body's declared length (Content-Length); null when it streams without one. */
+  length?: number | null;
 }
 
 /**
@@ -36,7 +39,8 @@ export async function createResource(deps: ResourcesDeps, user: UserRecord, req:
   const existed = await checkUploadTarget(user, target, { raw: req.raw, override: req.override, tus: false });
   if (existed) await deps.previews?.invalidate(target.lexical);
   let written: BigIntStats | undefined;
-  const write = async (): Promise<BigIntStats> => (written = await writeFileAtomic(target, req.body, modes));
+  const under = { user, real: target.resolved, length: req.length ?? null, body: req.body };
+  const write = (): Promise<BigIntStats> => writeUnderQuota(deps.quota, under, async (body) => (written = await writeFileAtomic(target, body, modes)));
   try {
     return etagOf(await deps.hooks.around('upload', ctx, write));
   } catch (err) {
@@ -49,7 +53,7 @@ export async function createResource(deps: ResourcesDeps, user: UserRecord, req:
 }
 
 /** PUT /api/resources{p} (§3.7): replaces an existing file atomically; returns its ETag. */
-export async function saveResource(deps: ResourcesDeps, user: UserRecord, req: { raw: string; body: Readable }): Promise<string> {
+export async function saveResource(deps: ResourcesDeps, user: UserRecord, req: { raw: string; body: Readable; length?: number | null }): Promise<string> {
   if (!user.perm.modify) throw new AppError('forbidden');
   const gate = await gateOf(deps, user);
   const target = await gate.resolve(req.raw, 'write');
@@ -58,7 +62,8 @@ export async function saveResource(deps: ResourcesDeps, user: UserRecord, req: {
   if (s.dangling) throw new AppError('not_found');
   if (s.effective.isDirectory()) throw new AppError('bad_request', 'cannot upload to a directory');
   const ctx = hookContext(gate, user, { file: target });
-  const written = await deps.hooks.around('save', ctx, () => writeFileAtomic(target, req.body, modesOf(deps)));
+  const under = { user, real: target.resolved, length: req.length ?? null, body: req.body };
+  const written = await deps.hooks.around('save', ctx, () => writeUnderQuota(deps.quota, under, (body) => writeFileAtomic(target, body, modesOf(deps))));
   return etagOf(written);
 }
 

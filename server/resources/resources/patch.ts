@@ -1,5 +1,6 @@
 import type { ResourcePatchQuery } from '../../contract/resource';
 import { AppError } from '../../errors';
+import { copyUnderQuota } from '../../quota/admit';
 import { copyTree, moveTree } from '../../fs/copy-move';
 import { identityOf } from '../../fs/info';
 import { baseName, canonicalPath, cleanPath, joinPath, numberedName, parentPath } from '../../fs/paths';
@@ -81,7 +82,8 @@ export async function patchResource(deps: ResourcesDeps, user: UserRecord, req: 
   const modes = modesOf(deps);
   const ctx = hookContext(gate, user, { file: p.src, destination: p.dst });
   if (p.action === 'copy') {
-    await deps.hooks.around('copy', ctx, () => copyTree(gate, p, modes));
+    const sides = { user, src: p.src.resolved, dst: p.dst.resolved };
+    await deps.hooks.around('copy', ctx, () => copyUnderQuota(deps.quota, sides, () => copyTree(gate, p, modes)));
     return;
   }
   await deps.previews?.invalidate(p.src.lexical);

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { declaredLength } from '../../quota/admit';
 import {
   RecursiveListSchema,
   ResourceGetQuerySchema,
@@ -61,11 +62,12 @@ export function resourcesRoutes(app: FastifyInstance, opts: ResourcesRoutesOptio
     return res.body;
   });
   app.post<PathParams & { Querystring: { override?: string } }>('/api/resources/*', { schema: { querystring: ResourcePostQuerySchema } }, async (request, reply) => {
-    const etag = await resources.create(request.user, { raw: pathOf(request), override: request.query.override === 'true', body: bodyOf(request) });
+    const length = declaredLength(request.headers['content-length']);
+    const etag = await resources.create(request.user, { raw: pathOf(request), override: request.query.override === 'true', body: bodyOf(request), length });
     return sendStatus(withEtag(reply, etag), 200);
   });
   app.put<PathParams>('/api/resources/*', async (request, reply) => {
-    const etag = await resources.save(request.user, { raw: pathOf(request), body: bodyOf(request) });
+    const etag = await resources.save(request.user, { raw: pathOf(request), body: bodyOf(request), length: declaredLength(request.headers['content-length']) });
     return sendStatus(withEtag(reply, etag), 200);
   });
   app.delete<PathParams & { Querystring: { permanent?: string } }>('/api/resources/*', async (request, reply) => {

@@ -18,7 +18,7 @@ export function createResourcesService(deps: ResourcesDeps) {
     /** POST: a directory (trailing '/') or a file from the body; the file's ETag. */
     create: (user: UserRecord, req: CreateRequest) => createResource(deps, user, req),
     /** PUT: replaces an existing file; its ETag. */
-    save: (user: UserRecord, req: { raw: string; body: Readable }) => saveResource(deps, user, req),
+    save: (user: UserRecord, req: { raw: string; body: Readable; length?: number | null }) => saveResource(deps, user, req),
     /** DELETE: moves a file or tree into the trash (or removes it: `permanent`, trash off) and drops the user's shares below it. */
     remove: (user: UserRecord, raw: string, permanent = false) => deleteResource(deps, user, { raw, permanent }),
     /** PATCH: copy or move. */

@@ -12,6 +12,7 @@ import type { Store } from '../../state/store';
 import { appendBody, sizeOf } from '../../tus/append';
 import { isOffsetContentType, parseUploadLength, parseUploadOffset } from '../../tus/protocol';
 import type { Upload, UploadOwner, UploadRegistry } from '../../tus/registry';
+import { appendUnderQuota, checkRoom, type QuotaGate } from '../../quota/admit';
 import { renameIntoPlace } from '../../tus/temp-file';
 
 /** What the tus service needs; app.ts composes it. */
@@ -28,6 +29,8 @@ export interface TusDeps {
    * upstream does, api.md §9) and preview cache cleanup. Neither fails the upload.
    */
   report?: (err: unknown) => void;
+  /** The user's quota (beyond.md §6): creation by Upload-Length, each PATCH by the bytes it brings. */
+  quota?: QuotaGate;
 }
 
 export interface CreateUploadRequest {
@@ -84,6 +87,7 @@ async function createUpload(deps: TusDeps, user: UserRecord, req: CreateUploadRe
   const length = parseUploadLength(req.length);
   const at = await locate(deps, user, req.raw);
   await checkUploadTarget(user, at.target, { raw: req.raw, override: req.override, tus: true });
+  await checkRoom(deps.quota, user, { real: at.target.resolved, length });
   const upload = await deps.registry.create(at.owner, { length, ...createModes(deps.store.data().settings) });
   if (length === 0) await deps.registry.exclusive(upload, () => complete(deps, user, { upload, at }));
 }
@@ -117,7 +121,9 @@ async function appendUpload(deps: TusDeps, user: UserRecord, req: AppendRequest)
     if (offset > upload.length) throw new AppError('bad_request', `upload offset ${offset} exceeds declared length ${upload.length}`);
     const watch = (durable: () => number): void => void (upload.durable = durable);
     const spec = { offset, room: upload.length - offset, signal, watch, ...(req.contentLength === undefined ? {} : { declared: req.contentLength }) };
-    const reached = offset + (await appendBody(upload.temp, spec, req.body).finally(() => (upload.durable = undefined)));
+    const reach = { user, real: at.target.resolved, reach: offset + Math.min(req.contentLength ?? Infinity, upload.length - offset) };
+    const written = await appendUnderQuota(deps.quota, reach, () => appendBody(upload.temp, spec, req.body).finally(() => (upload.durable = undefined)));
+    const reached = offset + written;
     if (reached === upload.length) await complete(deps, user, { upload, at });
     return { offset: reached, length: upload.length };
   });

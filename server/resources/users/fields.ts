@@ -6,13 +6,13 @@ import type { UserRecord } from '../../state/schema';
 /** The user fields PUT /api/users may name in `which` (api.md §3.2). */
 export const USER_FIELDS = [
   'username', 'password', 'scope', 'locale', 'lockPassword', 'viewMode', 'singleClick', 'redirectAfterCopyMove',
-  'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme',
+  'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme', 'quota',
 ] as const;
 
 export type UserField = (typeof USER_FIELDS)[number];
 
 /** Fields only an admin may change (permission-elevation fix #1195). */
-export const ADMIN_ONLY_FIELDS: ReadonlySet<UserField> = new Set(['username', 'scope', 'lockPassword', 'perm', 'commands', 'rules']);
+export const ADMIN_ONLY_FIELDS: ReadonlySet<UserField> = new Set(['username', 'scope', 'lockPassword', 'perm', 'commands', 'rules', 'quota']);
 
 /** Fields whose change needs the caller's current password under json auth (lockPassword included, api.md §13.9). */
 const SENSITIVE = new Set(['all', 'username', 'password', 'scope', 'commands', 'perm', 'lockpassword']);
@@ -52,6 +52,8 @@ function valueOf(data: UserInput, field: Exclude<UserField, 'password'>): Writab
       return data.commands ?? [];
     case 'rules':
       return data.rules ?? [];
+    case 'quota':
+      return data.quota ?? 0;
     case 'lockPassword':
     case 'singleClick':
     case 'redirectAfterCopyMove':

@@ -4,6 +4,7 @@ import { Checkbox, LanguageSelect, TextField } from '../../components/fields';
 import { configAtom } from '../../state/config';
 import { CommandsField } from './commands-field';
 import { PermissionsFieldset } from './permissions-fieldset';
+import { QuotaField } from './quota-field';
 import { RulesEditor } from './rules-editor';
 import type { UserForm } from './use-user-form';
 
@@ -38,6 +39,7 @@ export function UserFields({ form }: { form: UserForm }) {
   return (
     <>
       <AccountFields form={form} />
+      <QuotaField quota={user.quota ?? 0} onChange={(bytes) => setField('quota', bytes)} />
       <PermissionsFieldset perm={user.perm} onChange={form.setPermission} />
       {config.EnableExec && <CommandsField commands={user.commands} onChange={(commands) => setField('commands', commands)} />}
       <RulesEditor rules={user.rules} help={t('rules.userHelp')} onChange={(rules) => setField('rules', rules)} />

@@ -7,6 +7,7 @@ import { davBenchmark } from './dav';
 import { browserUploadBenchmark } from './browser-upload';
 import { downloadBenchmark } from './download';
 import { filesScreenBenchmark } from './files-screen';
+import { indexMemoryBenchmark } from './index-memory';
 import { listingBenchmark } from './listing';
 import { m1Benchmark } from './m1-executable';
 import { memoryBenchmark } from './memory';
@@ -34,6 +35,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   memoryBenchmark,
   trashBenchmark,
   davBenchmark,
+  indexMemoryBenchmark,
 ];
 
 function format(value: number, unit: Figure['unit']): string {

@@ -7,6 +7,7 @@ import { davBenchmark } from './dav';
 import { browserUploadBenchmark } from './browser-upload';
 import { downloadBenchmark } from './download';
 import { filesScreenBenchmark } from './files-screen';
+import { indexMemoryBenchmark } from './index-memory';
 import { listingBenchmark } from './listing';
 import { m1Benchmark } from './m1-executable';
 import { memoryBenchmark } from './memory';
@@ -38,6 +39,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   trashBenchmark,
   davBenchmark,
   quotaBenchmark,
+  indexMemoryBenchmark,
 ];
 
 function format(value: number, unit: Figure['unit']): string {

@@ -1,14 +1,21 @@
-import { Secret, TOTP } from 'otpauth';
+import type * as OtpAuth from 'otpauth';
+import type { TOTP } from 'otpauth';
+import { loadLater } from '../lib/load-later';
 import { AppError } from '../errors';
 import type { Database, TotpRecord } from '../state/schema';
 import type { Store } from '../state/store';
 import { hashRecoveryCode, newRecoveryCodes, openSecret, sealSecret } from './totp-secret';
+
+// Loaded by the first two-factor setup or check, not at start-up (idle RSS, P2).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (load-later.ts)
+const otpauth = loadLater<typeof OtpAuth>('otpauth', () => require('otpauth'));
 
 /** RFC 6238 as beyond.md §4.2 fixes it: SHA-1, 6 digits, 30-second steps, one step of drift. */
 const PERIOD = 30;
 const DRIFT = 1;
 
 function totpOf(secret: string, label = 'filemgr', issuer = 'filemgr'): TOTP {
+  const { Secret, TOTP } = otpauth();
   return new TOTP({ issuer, label, algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secret) });
 }
 
@@ -24,7 +31,7 @@ export function hasTotp(db: Readonly<Database>, userId: number): boolean {
 
 /** Starts (or restarts) enrolment: a new secret, stored sealed, not yet on; 409 when it is already on. */
 export async function startTotp(store: Store, user: { id: number; username: string }, nowMs: number): Promise<{ secret: string; uri: string }> {
-  const secret = new Secret({ size: 20 }).base32;
+  const secret = new (otpauth().Secret)({ size: 20 }).base32;
   const issuer = store.data().settings.branding.name || 'filemgr';
   await store.update((db) => {
     if (!db.users.some((u) => u.id === user.id)) throw new AppError('not_found');

@@ -84,8 +84,9 @@ async function searchBody(t: TestApp, index: SearchIndex | undefined, where: { u
   }
 }
 
-async function indexOf(t: TestApp, dir = ''): Promise<SearchIndex> {
-  const index = await startSearchIndex({ root: t.root, dir, intervalMs: 0, workerCode: code, skip: [join(t.root, 'cache')], log: quiet });
+/** The index of the test's root; `inlineUpTo` 0 builds it in the worker, whatever its size. */
+async function indexOf(t: TestApp, dir = '', inlineUpTo?: number): Promise<SearchIndex> {
+  const index = await startSearchIndex({ root: t.root, dir, intervalMs: 0, workerCode: code, skip: [join(t.root, 'cache')], log: quiet, inlineUpTo });
   await index.built();
   expect(index.ready()).toBe(true);
   return index;
@@ -99,7 +100,7 @@ describe('the search index (beyond.md §7)', () => {
     await t.store.update((db) => {
       db.settings.rules = [{ allow: false, path: '/secret/inner', regex: false, regexp: { raw: '' } }];
     });
-    const index = await indexOf(t);
+    const index = await indexOf(t, '', 0);
     try {
       const admin = t.store.data().users[0]!;
       const scoped = await t.addUser({ username: 'ann', scope: '/Photos', hideDotfiles: true });
@@ -116,12 +117,16 @@ describe('the search index (beyond.md §7)', () => {
     }
   });
 
-  it.each([1, 2, 3])('answers as the walk does on a random tree (seed %i)', async (seed) => {
+  it.each([
+    [1, 'its own thread'],
+    [2, 'the worker'],
+    [3, 'its own thread'],
+  ])('answers as the walk does on a random tree (seed %i, built in %s)', async (seed, where) => {
     const t = await start({ tree: randomTree(seed, 400) });
     await t.store.update((db) => {
       db.settings.rules = [{ allow: false, path: '', regex: true, regexp: { raw: 'b[0-9]' } }];
     });
-    const index = await indexOf(t);
+    const index = await indexOf(t, '', where === 'the worker' ? 0 : undefined);
     try {
       const user = await t.addUser({ username: 'bob', scope: '/', hideDotfiles: seed % 2 === 1 });
       for (const query of ['a', 'ab', 'abc', 'Ab', 'case:sensitive A', 'é', 'x.t', 'type:txt', '.', '0', '']) {
@@ -223,5 +228,24 @@ describe('the search index (beyond.md §7)', () => {
     } finally {
       await rebuilt.close();
     }
+  });
+
+  it('builds a tree of up to inlineUpTo entries in its own thread (skipped folders not counted), a larger one in the worker', async () => {
+    const t = await start({ tree: { 'a.txt': 'x', 'b/c.txt': 'x', 'cache/one.png': 'x', 'cache/two.png': 'x' } });
+    const warnings: string[] = [];
+    const noWorker = () => Promise.reject(new Error('no worker here'));
+    const open = async (inlineUpTo: number) => {
+      const log = { info: () => undefined, warn: (_err: unknown, message: string) => void warnings.push(message) };
+      const index = await startSearchIndex({ root: t.root, dir: '', intervalMs: 0, workerCode: noWorker, skip: [join(t.root, 'cache')], log, inlineUpTo });
+      await index.built();
+      const ready = index.ready();
+      await index.close();
+      return ready;
+    };
+    // a.txt, b and b/c.txt: 3 entries.
+    expect(await open(3)).toBe(true);
+    expect(warnings).toEqual([]);
+    expect(await open(2)).toBe(false);
+    expect(warnings).toEqual(['search index not built; searches walk the disk']);
   });
 });

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
+import { loadLater } from '../../lib/load-later';
 import { AppError } from '../../errors';
 import { entryPath, refused } from './entry-names';
 import { decompressorOf, type ArchiveKind } from './formats';
@@ -8,6 +9,10 @@ import { checkRoom } from './limits';
 import { asMalformed } from './malformed';
 import type { EntryKind, Staging } from './staging';
 import { tarEntries } from './tar-reader';
+
+// Loaded by the first zip extraction, not at start-up (idle RSS, P2).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (load-later.ts)
+const zipLib = loadLater<typeof yauzl>('yauzl', () => require('yauzl'));
 
 /** What a reader needs: the staging tree, the name check, and the names for messages. */
 export interface ReadJob {
@@ -106,7 +111,7 @@ function utf8Flag(raw: Buffer): number {
 
 function openZip(path: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true }, (err, zip) => (err ? reject(asMalformed(err)) : resolve(zip)));
+    zipLib().open(path, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true }, (err, zip) => (err ? reject(asMalformed(err)) : resolve(zip)));
   });
 }
 
@@ -119,7 +124,7 @@ function centralDirectory(zip: yauzl.ZipFile, job: ReadJob): Promise<ZipItem[]> 
     zip.on('entry', (entry: yauzl.Entry) => {
       try {
         const raw = entry.fileName as unknown as Buffer;
-        const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag | utf8Flag(raw), raw, entry.extraFields, false);
+        const name = zipLib().getFileNameLowLevel(entry.generalPurposeBitFlag | utf8Flag(raw), raw, entry.extraFields, false);
         const mode = (entry.externalFileAttributes >>> 16) & S_IFMT;
         const kind: EntryKind = name.endsWith('/') ? 'dir' : mode === S_IFLNK ? 'symlink' : 'file';
         if ((entry.generalPurposeBitFlag & 1) !== 0) throw refused(name, 'it is encrypted');

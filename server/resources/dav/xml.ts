@@ -1,6 +1,12 @@
 import type { Readable } from 'node:stream';
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+import type * as Saxes from 'saxes';
+import type { SaxesTagNS } from 'saxes';
+import { loadLater } from '../../lib/load-later';
 import { AppError } from '../../errors';
+
+// Loaded by the first WebDAV body that needs parsing, not at start-up (idle RSS, P2).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (load-later.ts)
+const saxes = loadLater<typeof Saxes>('saxes', () => require('saxes'));
 
 /** XML request bodies (PROPFIND, PROPPATCH, LOCK) are capped at 64 KiB (beyond.md §1). */
 export const XML_LIMIT = 64 * 1024;
@@ -58,7 +64,7 @@ function toElement(tag: SaxesTagNS): XmlElement {
  * can be declared or expanded: a billion-laughs body fails at once). Malformed XML: 400.
  */
 export function parseXml(text: string): XmlElement {
-  const parser = new SaxesParser({ xmlns: true, position: false });
+  const parser = new (saxes().SaxesParser)({ xmlns: true, position: false });
   const stack: XmlElement[] = [];
   let root: XmlElement | undefined;
   let failure: Error | undefined;

@@ -1,6 +1,11 @@
-import * as client from 'openid-client';
+import type * as Client from 'openid-client';
 import type { OidcConfig } from '../../config';
 import { OidcFailure } from './failure';
+import { loadLater } from '../../lib/load-later';
+
+/** openid-client, loaded by the first sign-in through the provider instead of at start-up (idle RSS, P2). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (load-later.ts)
+export const oidcClient = loadLater<typeof Client>('openid-client', () => require('openid-client'));
 
 /** What the callback hands to the provider: the URL the browser came back to and the flow's secrets. */
 export interface CodeExchange {
@@ -33,11 +38,11 @@ export interface ProviderOptions {
 /** Seconds each request to the provider may take (discovery, token, JWKS, UserInfo). */
 const TIMEOUT_S = 10;
 
-function discover(config: OidcConfig): Promise<client.Configuration> {
+function discover(config: OidcConfig): Promise<Client.Configuration> {
   const insecure = new URL(config.issuer).protocol === 'http:';
-  return client.discovery(new URL(config.issuer), config.clientId, undefined, client.ClientSecretBasic(config.clientSecret), {
+  return oidcClient().discovery(new URL(config.issuer), config.clientId, undefined, oidcClient().ClientSecretBasic(config.clientSecret), {
     // http: passed accounts/oidc-config.ts only for a provider on a loopback address.
-    ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+    ...(insecure ? { execute: [oidcClient().allowInsecureRequests] } : {}),
     timeout: TIMEOUT_S,
   });
 }
@@ -46,9 +51,9 @@ function discover(config: OidcConfig): Promise<client.Configuration> {
  * Discovery once, lazily: started at once, and when the provider is down the failure is
  * reported and the next use tries again, so the server starts and answers without its provider.
  */
-function lazyDiscovery(opts: ProviderOptions): () => Promise<client.Configuration> {
-  let pending: Promise<client.Configuration> | undefined;
-  const get = (): Promise<client.Configuration> => {
+function lazyDiscovery(opts: ProviderOptions): () => Promise<Client.Configuration> {
+  let pending: Promise<Client.Configuration> | undefined;
+  const get = (): Promise<Client.Configuration> => {
     pending ??= discover(opts.config).catch((err: unknown) => {
       pending = undefined;
       opts.onDiscoveryError(err);
@@ -63,22 +68,22 @@ function lazyDiscovery(opts: ProviderOptions): () => Promise<client.Configuratio
 /** The reason of a failed code exchange, from openid-client's error classes. */
 function exchangeFailure(err: unknown): OidcFailure {
   if (err instanceof OidcFailure) return err;
-  if (err instanceof client.AuthorizationResponseError) return new OidcFailure('denied', `the provider answered ${err.error}`, err);
-  if (err instanceof client.ResponseBodyError) return new OidcFailure('code', `the token endpoint refused the code: ${err.error}`, err);
+  if (err instanceof oidcClient().AuthorizationResponseError) return new OidcFailure('denied', `the provider answered ${err.error}`, err);
+  if (err instanceof oidcClient().ResponseBodyError) return new OidcFailure('code', `the token endpoint refused the code: ${err.error}`, err);
   if (err instanceof TypeError) return new OidcFailure('unavailable', 'the provider could not be reached', err);
-  const code = err instanceof client.ClientError && err.code ? ` (${err.code})` : '';
+  const code = err instanceof oidcClient().ClientError && err.code ? ` (${err.code})` : '';
   return new OidcFailure('token', `the ID token was refused${code}: ${(err as Error).message}`, err);
 }
 
 const missing = (claims: SignInClaims, name: string): boolean => name !== '' && claims[name] === undefined;
 
-async function completedClaims(config: client.Configuration, oidc: OidcConfig, tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers): Promise<SignInClaims> {
+async function completedClaims(config: Client.Configuration, oidc: OidcConfig, tokens: Client.TokenEndpointResponse & Client.TokenEndpointResponseHelpers): Promise<SignInClaims> {
   const idClaims = tokens.claims();
   if (!idClaims) throw new OidcFailure('token', 'the provider sent no ID token');
   const wanted = missing(idClaims, oidc.usernameClaim) || (oidc.adminGroup !== '' && missing(idClaims, oidc.groupsClaim));
   // Some providers (Authelia by default) put profile and group claims in UserInfo only.
   if (!wanted || !config.serverMetadata().userinfo_endpoint) return idClaims;
-  const info = await client.fetchUserInfo(config, tokens.access_token, idClaims.sub);
+  const info = await oidcClient().fetchUserInfo(config, tokens.access_token, idClaims.sub);
   // The verified ID token wins; UserInfo (its `sub` checked equal) only fills the gaps.
   return { ...info, ...idClaims };
 }
@@ -89,7 +94,7 @@ export function createOidcProvider(opts: ProviderOptions): OidcProvider {
   return {
     async authorizationUrl(p) {
       const config = await configuration();
-      return client.buildAuthorizationUrl(config, {
+      return oidcClient().buildAuthorizationUrl(config, {
         redirect_uri: p.redirectUri, scope: opts.config.scopes, state: p.state, nonce: p.nonce,
         code_challenge: p.challenge, code_challenge_method: 'S256', response_type: 'code',
       });
@@ -98,7 +103,7 @@ export function createOidcProvider(opts: ProviderOptions): OidcProvider {
       try {
         const config = await configuration();
         const checks = { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true };
-        const tokens = await client.authorizationCodeGrant(config, flow.callbackUrl, checks);
+        const tokens = await oidcClient().authorizationCodeGrant(config, flow.callbackUrl, checks);
         return await completedClaims(config, opts.config, tokens);
       } catch (err) {
         throw exchangeFailure(err);
@@ -107,7 +112,7 @@ export function createOidcProvider(opts: ProviderOptions): OidcProvider {
     async endSessionUrl(postLogoutRedirectUri) {
       const config = await configuration().catch(() => undefined);
       if (!config?.serverMetadata().end_session_endpoint) return undefined;
-      return client.buildEndSessionUrl(config, { client_id: opts.config.clientId, post_logout_redirect_uri: postLogoutRedirectUri });
+      return oidcClient().buildEndSessionUrl(config, { client_id: opts.config.clientId, post_logout_redirect_uri: postLogoutRedirectUri });
     },
   };
 }

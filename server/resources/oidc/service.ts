@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import * as client from 'openid-client';
 import { oidcUser } from '../../accounts/oidc-user';
 import type { SessionTracker } from '../../accounts/sessions';
 import type { OidcConfig } from '../../config';
@@ -11,7 +10,7 @@ import type { Store } from '../../state/store';
 import { OidcFailure } from './failure';
 import { FLOW_COOKIE, FLOW_TTL_MS, cookieValue, flowCookie, openFlow, sealFlow, type FlowState } from './flow-cookie';
 import { ephemeralHandover, markFlowUsed, type SignInHandover } from './handover';
-import type { OidcProvider } from './provider';
+import { oidcClient, type OidcProvider } from './provider';
 import type { RecordEntry } from '../../activity/entry';
 
 export interface OidcServiceDeps {
@@ -120,11 +119,11 @@ async function startFlow(ctx: FlowContext, req: BrowserRequest, redirect: string
   const target = landingPath(redirect);
   if (!req.origin) throw new AppError('bad_request', 'the Host header is missing or malformed');
   const flow: FlowState = {
-    state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier(),
+    state: oidcClient().randomState(), nonce: oidcClient().randomNonce(), verifier: oidcClient().randomPKCECodeVerifier(),
     redirect: target, origin: req.origin, expires: ctx.now() + FLOW_TTL_MS,
   };
   try {
-    const challenge = await client.calculatePKCECodeChallenge(flow.verifier);
+    const challenge = await oidcClient().calculatePKCECodeChallenge(flow.verifier);
     const url = await ctx.deps.provider.authorizationUrl({ redirectUri: `${req.origin}${ctx.callbackPath}`, state: flow.state, nonce: flow.nonce, challenge });
     return { location: url.href, cookie: cookieOf(ctx, req.origin, { value: sealFlow(flow, ctx.deps.store.data().settings.key), maxAgeS: FLOW_TTL_MS / 1000 }) };
   } catch (err) {

@@ -86,3 +86,13 @@ export async function appendUnderQuota<T>(quota: QuotaGate | undefined, a: { use
   const admission = await quota.admit(a.user, { replaces: await fileBytes(a.real), length: a.reach });
   return heldWhile(admission, append);
 }
+
+/**
+ * Places an extraction's `bytes` under the user's quota (beyond.md §5, §6): reserved before the
+ * staged files move into place, so two extractions that each fit the room seen at their start
+ * but not together give the second a 507 and leave its destination untouched.
+ */
+export function holdExtracted(quota: QuotaGate | undefined, user: UserRecord): ((bytes: number, place: () => Promise<void>) => Promise<void>) | undefined {
+  if (!quota?.has(user)) return undefined;
+  return async (bytes, place) => heldWhile(await quota.admit(user, { replaces: 0, length: bytes }), place);
+}

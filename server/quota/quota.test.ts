@@ -136,6 +136,20 @@ describe('507 Insufficient Storage, nothing written', () => {
     expect((await names(t)).filter((n) => n !== 'z.tgz')).toEqual(ORIGINAL);
   });
 
+  it('places only one of two concurrent extractions that each fit the room but not together', async () => {
+    const t = await withQuota(MiB);
+    const src = join(t.root, 'q', 'src');
+    execFileSync('mkdir', ['-p', src]);
+    // 600 KiB each: both fit the ~900 KiB left at their start; the second to be placed does not.
+    execFileSync('sh', ['-c', `head -c 614400 /dev/zero > "${src}/zeros.bin" && cd "${src}" && tar -czf ../z.tgz zeros.bin && rm -r "${src}"`]);
+    const extract = (to: string) => call(t, { method: 'PATCH', url: `/api/resources/z.tgz?action=extract&destination=${encodeURIComponent(to)}`, as: 'q' });
+    const [a, b] = await Promise.all([extract('/one'), extract('/two')]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 507]);
+    const placed = a.statusCode === 200 ? 'one' : 'two';
+    expect((await names(t)).filter((n) => n !== 'z.tgz')).toEqual([...ORIGINAL, placed].sort());
+    expect(await readdir(join(t.root, 'q', placed))).toEqual(['zeros.bin']);
+  });
+
   it('accepts exactly what fits of concurrent uploads that together pass the quota', async () => {
     const t = await withQuota(5 * MiB + 100 * KiB + 7);
     const sent = await Promise.all(Array.from({ length: 10 }, (_, i) => post(t, `/p${i}.bin`, Buffer.alloc(MiB))));

@@ -24,6 +24,11 @@ export interface ExtractOptions {
   modes: CreateModes;
   /** Bytes the user's quota leaves, or null. */
   room: number | null;
+  /**
+   * Runs the placement while the quota holds the extracted bytes (beyond.md §6): two extractions
+   * that each fit the room seen at their start but not together are refused (507) before placing.
+   */
+  hold?: (bytes: number, place: () => Promise<void>) => Promise<void>;
   /** The archive worker's code (bzip2 and xz are decoded there). */
   workerSource: () => Promise<string>;
   /** Test seam: the entry limit (default 1,000,000). */
@@ -67,7 +72,8 @@ export async function extractArchive(o: ExtractOptions): Promise<void> {
     else await untar(job, o.kind);
     await checkConflicts(o.dest, staging.kinds, o.override);
     await staging.finish(job.names);
-    await placeStaged(dir, o.dest, existed);
+    const place = (): Promise<void> => placeStaged(dir, o.dest, existed);
+    await (o.hold ? o.hold(staging.written, place) : place());
   } catch (err) {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     throw translate(err);

@@ -30,6 +30,11 @@ export class Staging {
     readonly limits: ExtractLimits,
   ) {}
 
+  /** The bytes of file contents written so far. */
+  get written(): number {
+    return this.#written;
+  }
+
   /** Counts an entry against the entry limit (413 beyond it). */
   count(): void {
     if (++this.#entries > this.limits.maxEntries) throw new AppError('too_large', `more than ${this.limits.maxEntries} entries`);

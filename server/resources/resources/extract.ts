@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../errors';
 import { extractArchive } from '../../archive/unpack/extract';
+import { holdExtracted } from '../../quota/admit';
 import { entryPath, refused } from '../../archive/unpack/entry-names';
 import { archiveKindOf } from '../../archive/unpack/formats';
 import { defaultArchiveWorkerSource } from '../../archive/worker-source';
@@ -48,6 +49,6 @@ export async function extractResource(deps: ResourcesDeps, user: UserRecord, { r
   const room = (await deps.quota?.room(user)) ?? null;
   const ctx = hookContext(gate, user, { file: src, destination: dst });
   await deps.hooks.around('upload', ctx, () =>
-    extractArchive({ archive: src.resolved, kind, dest: dst.resolved, override, vet: entryVetter(gate, dst), modes: modesOf(deps), room, workerSource: deps.workerSource ?? defaultArchiveWorkerSource() }),
+    extractArchive({ archive: src.resolved, kind, dest: dst.resolved, override, vet: entryVetter(gate, dst), modes: modesOf(deps), room, hold: holdExtracted(deps.quota, user), workerSource: deps.workerSource ?? defaultArchiveWorkerSource() }),
   );
 }

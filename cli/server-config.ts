@@ -1,3 +1,4 @@
+import { databaseKind } from '../server/state/database-kind';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseGoDuration } from '../server/lib/go-duration';
@@ -122,7 +123,8 @@ export function resolveServerConfig(flags: FlagValues, stored: ServerSettings, c
     followExternalSymlinks: server.followExternalSymlinks,
     disableWebDAV: flags.bool('disableWebDAV'),
     trustedProxies: checkTrustedProxies(flags.list('trustedProxy')),
-    databasePath: ctx.database,
+    // A PostgreSQL URL is no file under the root to hide.
+    databasePath: databaseKind(ctx.database) === 'postgres' ? '' : ctx.database,
     version: VERSION,
     commit: COMMIT,
   };

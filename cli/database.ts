@@ -47,6 +47,6 @@ export function besideDatabase(database: string, cwd: string): string {
 }
 
 /** Opens the database, creating it with `init` when nothing is at its path. */
-export function openOrCreate(path: string, init: () => Database): Promise<{ store: Store; created: boolean }> {
-  return openStore(path, { init });
+export function openOrCreate(path: string, init: () => Database, onError?: (error: unknown) => void): Promise<{ store: Store; created: boolean }> {
+  return openStore(path, { init, ...(onError ? { onError } : {}) });
 }

@@ -5,6 +5,7 @@ import { hashPassword } from '../../server/accounts/password';
 import { firstRunDatabase, isBcryptHash, randomPassword } from '../../server/setup/first-run';
 import { startupWarnings } from '../../server/setup/warnings';
 import { listen, loadTlsFiles, shutdown } from '../../server/start';
+import { redactIn } from '../../server/state/database-kind';
 import { defaultServerSettings } from '../../server/state/initial';
 import type { ServerSettings } from '../../server/state/schema';
 import type { Store } from '../../server/state/store';
@@ -51,7 +52,10 @@ async function openDatabase(ctx: CommandContext): Promise<{ store: Store; passwo
     username: ctx.flags.string('username'),
     passwordHash,
     server,
-  }));
+  }), (error) => {
+    // PostgreSQL's LISTEN connection (it reconnects by itself); the URL's password never shows.
+    ctx.io.stderr.write(`filemgr: state database: ${redactIn(error instanceof Error ? error.message : String(error), ctx.database)}\n`);
+  });
   return created && password !== undefined ? { store, password } : { store };
 }
 

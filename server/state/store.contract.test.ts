@@ -188,4 +188,31 @@ describe('the PostgreSQL store', () => {
     });
     await until(() => !b.data().settings.signup, 5000);
   });
+
+  it('an instance whose snapshot is older than the kept deletions reloads everything', async () => {
+    const at = await pg().newDatabase();
+    const a = await open(at, () => emptyDatabase());
+    await a.update((db) => {
+      db.shares.push({ hash: 'gone', path: '/g', userID: 1, expire: 0 });
+    });
+    const b = await open(at);
+    expect(b.data().shares).toHaveLength(1);
+    // What 256 versions later looks like: the deletion's tombstone pruned, the horizon past b's
+    // snapshot. Written without a NOTIFY, so b learns of it only when it asks.
+    const admin = new pgClient.Client({ connectionString: at });
+    await admin.connect();
+    try {
+      await admin.query(`DELETE FROM filemgr_state.items WHERE coll = 'shares'`);
+      await admin.query('UPDATE filemgr_state.meta SET version = version + 300, horizon = version + 44');
+    } finally {
+      await admin.end();
+    }
+    await b.refresh({ verify: true });
+    expect(b.data().shares).toEqual([]);
+    await b.update((db) => {
+      db.settings.signup = true;
+    });
+    const c = await open(at);
+    expect(c.data()).toEqual(b.data());
+  });
 });

@@ -215,4 +215,34 @@ describe('the PostgreSQL store', () => {
     const c = await open(at);
     expect(c.data()).toEqual(b.data());
   });
+
+  it('prunes old tombstones as versions pass, and instances that followed stay equal', async () => {
+    const at = await pg().newDatabase();
+    const a = await open(at, () => emptyDatabase());
+    const b = await open(at);
+    await a.update((db) => {
+      db.shares.push({ hash: 'short-lived', path: '/s', userID: 1, expire: 0 });
+    });
+    await a.update((db) => {
+      db.shares = [];
+    });
+    // Tombstones are pruned at every 256th version, those older than 256 versions: past version 512.
+    for (let i = 0; i < 520; i++) {
+      await (i % 2 ? a : b).update((db) => {
+        db.nextUserId += 1;
+      });
+    }
+    const admin = new pgClient.Client({ connectionString: at });
+    await admin.connect();
+    try {
+      const left = await admin.query(`SELECT count(*)::int AS n FROM filemgr_state.items WHERE value IS NULL`);
+      expect(left.rows[0]).toEqual({ n: 0 });
+    } finally {
+      await admin.end();
+    }
+    await a.refresh({ verify: true });
+    await b.refresh({ verify: true });
+    expect(b.data()).toEqual(a.data());
+    expect((await open(at)).data()).toEqual(a.data());
+  });
 });

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setNativeCacheRoot } from '../server/lib/sharp-loader';
 import { StateError } from '../server/state/migrations';
+import { isPostgresUrl } from '../server/state/shared-ephemeral';
 import { parseArgs } from './args';
 import type { Command } from './command';
 import { COMMANDS } from './command-table';
@@ -85,7 +86,8 @@ async function execute(cmd: Command, rest: string[], { env, io }: { env: Env; io
   if (file) warnUnknownKeys(file, io);
   const flags = resolveFlags(defs, { parsed, env, file });
   setNativeCacheRoot(join(env.XDG_CACHE_HOME || join(env.HOME ?? homedir(), '.cache'), 'filemgr'));
-  const database = resolve(io.cwd, flags.string('database'));
+  // A PostgreSQL URL (beyond.md §10) is no path: it stays as given.
+  const database = isPostgresUrl(flags.string('database')) ? flags.string('database').trim() : resolve(io.cwd, flags.string('database'));
   return cmd.run({ args: parsed.positionals, flags, io, env, database });
 }
 

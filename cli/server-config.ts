@@ -6,6 +6,7 @@ import type { ListenTarget } from '../server/start';
 import type { ServerSettings } from '../server/state/schema';
 import { COMMIT, VERSION } from '../server/version';
 import { checkOidcConfig } from '../server/accounts/oidc-config';
+import { isPostgresUrl } from '../server/state/shared-ephemeral';
 import { CliError, UsageError } from './io';
 import { applyServerFlags, tcpTargetSet } from './server-settings';
 import type { FlagValues } from './values';
@@ -122,11 +123,12 @@ export function resolveServerConfig(flags: FlagValues, stored: ServerSettings, c
     followExternalSymlinks: server.followExternalSymlinks,
     disableWebDAV: flags.bool('disableWebDAV'),
     trustedProxies: checkTrustedProxies(flags.list('trustedProxy')),
-    databasePath: ctx.database,
+    databasePath: isPostgresUrl(ctx.database) ? '' : ctx.database,
     version: VERSION,
     commit: COMMIT,
   };
   const oidc = oidcOf(flags);
   if (oidc) config.oidc = oidc;
+  if (isPostgresUrl(ctx.database)) config.databaseUrl = ctx.database.trim();
   return { config, target: targetOf({ ...server, socket: config.socket }, flags, port), warnings };
 }

@@ -43,12 +43,12 @@ function apiTokenOf(request: FastifyRequest): string | undefined {
 }
 
 /** Signs a request in with API token `raw`: its owner with the token's rights, or 401 (counted by the throttle). */
-function signInWithApiToken(request: FastifyRequest, raw: string, opts: AuthPluginOptions & { apiTokens: ApiTokenAuth }): void {
+async function signInWithApiToken(request: FastifyRequest, raw: string, opts: AuthPluginOptions & { apiTokens: ApiTokenAuth }): Promise<void> {
   const address = opts.apiTokens.addressOf(request);
-  opts.apiTokens.throttle.check(address, API_TOKEN_NAME);
+  await opts.apiTokens.throttle.check(address, API_TOKEN_NAME);
   const found = verifyApiToken(opts.store, raw, (opts.now ?? Date.now)());
   if (!found) {
-    opts.apiTokens.throttle.fail(address, API_TOKEN_NAME);
+    await opts.apiTokens.throttle.fail(address, API_TOKEN_NAME);
     throw new AppError('unauthorized');
   }
   request.user = { ...structuredClone(found.user), perm: found.perm };

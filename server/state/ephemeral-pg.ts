@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Ephemeral } from './ephemeral';
+import type { Ephemeral, RateWindow } from './ephemeral';
 
 export interface PgEphemeralOptions {
   /** `postgres://user:password@host:port/db` */
@@ -99,6 +99,20 @@ class PgEphemeral implements Ephemeral {
       [key, windowMs],
     );
     return rows[0]?.count ?? 1;
+  }
+
+  async peekWindow(key: string, windowMs: number): Promise<RateWindow | undefined> {
+    const rows = await this.query<{ count: number; ends: string }>(
+      `SELECT count, started + $2::bigint - ${NOW_MS} AS ends FROM ${this.t('windows')}
+       WHERE key = $1 AND ${NOW_MS} - started < $2::bigint`,
+      [key, Math.round(windowMs)],
+    );
+    const row = rows[0];
+    return row ? { count: row.count, endsInMs: Number(row.ends) } : undefined;
+  }
+
+  async clearWindow(key: string): Promise<void> {
+    await this.query(`DELETE FROM ${this.t('windows')} WHERE key = $1`, [key]);
   }
 
   async get<T>(key: string): Promise<T | undefined> {

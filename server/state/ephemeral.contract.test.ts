@@ -120,6 +120,25 @@ describe.each([memory, postgresql])('the shared-ephemeral store ($name)', (backe
     expect(await a.hit('sign-in:ann', 60_000)).toBe(4);
   });
 
+  it('shows a window without counting in it, and closes it on request on either node', async () => {
+    const [a, b] = backend.nodes();
+    expect(await a.peekWindow('fail:ann', 60_000)).toBeUndefined();
+    await a.hit('fail:ann', 60_000);
+    await b.hit('fail:ann', 60_000);
+    const seen = await b.peekWindow('fail:ann', 60_000);
+    expect(seen?.count).toBe(2);
+    expect(seen?.endsInMs).toBeGreaterThan(0);
+    expect(seen?.endsInMs).toBeLessThanOrEqual(60_000);
+    expect((await a.peekWindow('fail:ann', 60_000))?.count).toBe(2);
+    await b.clearWindow('fail:ann');
+    await a.clearWindow('fail:never');
+    expect(await a.peekWindow('fail:ann', 60_000)).toBeUndefined();
+    expect(await a.hit('fail:ann', 60_000)).toBe(1);
+    await a.hit('brief', 200);
+    await sleep(400);
+    expect(await b.peekWindow('brief', 200)).toBeUndefined();
+  });
+
   it('hands back copies of records, lists them by prefix and deletes them', async () => {
     const [a, b] = backend.nodes();
     const value = { owner: 'ann', depth: 0, tags: ['x'] };

@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryEphemeral } from '../state/ephemeral';
 import { createUploadRegistry, type UploadOwner, type UploadRegistry } from './registry';
 
 const TTL = 120;
@@ -127,5 +128,57 @@ describe('the upload registry', () => {
     } finally {
       restarted.close();
     }
+  });
+
+  describe('shared by two instances (one shared-ephemeral store, one root)', () => {
+    const pair = () => {
+      const shared = createMemoryEphemeral({ sweepMs: 0 });
+      return { shared, a: createUploadRegistry({ ttlMs: 60_000, ephemeral: shared }), b: createUploadRegistry({ ttlMs: 60_000, ephemeral: shared }) };
+    };
+
+    it('lets the other instance find, resume and finish an upload, after which neither knows it', async () => {
+      const { a, b } = pair();
+      const made = await a.create(owner('a.bin'), { length: 6, ...MODES });
+      const there = await b.find(owner('a.bin'));
+      expect(there).toMatchObject({ id: made.id, temp: made.temp, length: 6 });
+      await writeFile(made.temp, 'abc');
+      expect(await b.offset(there!)).toBe(3);
+      // As a completed upload: the file moved into place, then the upload finished.
+      await b.exclusive(there!, async () => {
+        await rename(made.temp, made.target);
+        await b.finish(there!);
+      });
+      expect(there?.gone).toBe(true);
+      expect(await a.find(owner('a.bin'))).toBeUndefined();
+      expect(made.gone).toBe(true);
+      a.close();
+      b.close();
+    });
+
+    it('answers 404 on one instance for an upload the other replaced', async () => {
+      const { a, b } = pair();
+      const first = await a.create(owner('a.bin'), { length: 5, ...MODES });
+      const second = await b.create(owner('a.bin'), { length: 5, ...MODES });
+      expect(second.id).not.toBe(first.id);
+      await expect(a.exclusive(first, () => Promise.resolve('written'))).rejects.toMatchObject({ code: 'not_found' });
+      expect((await a.find(owner('a.bin')))?.id).toBe(second.id);
+      a.close();
+      b.close();
+    });
+
+    it('cuts the file back to what a holder that died mid-write had made durable, and tells that offset meanwhile', async () => {
+      const { shared, a, b } = pair();
+      const made = await a.create(owner('a.bin'), { length: 10, ...MODES });
+      // The other instance wrote 8 bytes, had said 4 were durable, and died holding no lock any more.
+      await writeFile(made.temp, 'abcdefgh');
+      await shared.put(`tus:${made.key}`, { id: made.id, target: made.target, temp: made.temp, length: 10, writing: { durable: 4 } });
+      const there = await b.find(owner('a.bin'));
+      expect(await b.offset(there!)).toBe(4);
+      await b.exclusive(there!, () => Promise.resolve());
+      expect(await readFile(made.temp, 'utf8')).toBe('abcd');
+      expect(await b.offset(there!)).toBe(4);
+      a.close();
+      b.close();
+    });
   });
 });

@@ -40,9 +40,10 @@ export interface ThrottleOptions {
   now?: () => number;
 }
 
-// Windows are fixed: one starts at its first failure and lasts `windowMs` (Ephemeral.hit).
-const pairKey = (address: string, name: string): string => `throttle:p\u0000${address}\u0000${name.toLowerCase()}`;
-const addrKey = (address: string): string => `throttle:a\u0000${address}`;
+// Windows are fixed: one starts at its first failure and lasts `windowMs` (Ephemeral.hit). The
+// parts are JSON-quoted: unambiguous, and free of NUL (a name may hold one; PostgreSQL text may not).
+const pairKey = (address: string, name: string): string => `throttle:p:${JSON.stringify([address, name.toLowerCase()])}`;
+const addrKey = (address: string): string => `throttle:a:${JSON.stringify(address)}`;
 
 /** Creates the sign-in throttle on the shared-ephemeral store (or an in-process one). */
 export function createThrottle(options: ThrottleOptions = {}): Throttle {

@@ -1,5 +1,7 @@
 import { access, constants, stat } from 'node:fs/promises';
 import type { Database } from '../server/state/schema';
+import { databaseKind } from '../server/state/database-kind';
+import { openStore } from '../server/state/open-store';
 import { openFileStore, type Store } from '../server/state/store';
 import { CliError } from './io';
 import { fsReason } from './fs-errors';
@@ -9,6 +11,8 @@ import { fsReason } from './fs-errors';
  * refused as corrupt when opened): it is never replaced by a fresh database.
  */
 export async function databaseExists(path: string): Promise<boolean> {
+  // PostgreSQL: only opening tells; openOrCreate creates a state only where there is none.
+  if (databaseKind(path) === 'postgres') return false;
   try {
     await stat(path);
     return true;
@@ -21,6 +25,7 @@ export async function databaseExists(path: string): Promise<boolean> {
 
 /** Opens a database that must exist (every subcommand but config init/import). */
 export async function openExisting(path: string): Promise<Store> {
+  if (databaseKind(path) === 'postgres') return (await openStore(path)).store;
   if (!(await databaseExists(path))) {
     throw new CliError(`the database ${path} does not exist; run filemgr (or filemgr config init) to create it, or pass --database`);
   }
@@ -33,5 +38,5 @@ export async function openExisting(path: string): Promise<Store> {
 
 /** Opens the database, creating it with `init` when nothing is at its path. */
 export function openOrCreate(path: string, init: () => Database): Promise<{ store: Store; created: boolean }> {
-  return openFileStore(path, init);
+  return openStore(path, { init });
 }

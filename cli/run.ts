@@ -1,8 +1,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setNativeCacheRoot } from '../server/lib/sharp-loader';
+import { databaseKind, redactDatabase } from '../server/state/database-kind';
 import { StateError } from '../server/state/migrations';
-import { isPostgresUrl } from '../server/state/shared-ephemeral';
 import { parseArgs } from './args';
 import type { Command } from './command';
 import { COMMANDS } from './command-table';
@@ -86,13 +86,19 @@ async function execute(cmd: Command, rest: string[], { env, io }: { env: Env; io
   if (file) warnUnknownKeys(file, io);
   const flags = resolveFlags(defs, { parsed, env, file });
   setNativeCacheRoot(join(env.XDG_CACHE_HOME || join(env.HOME ?? homedir(), '.cache'), 'filemgr'));
-  // A PostgreSQL URL (beyond.md §10) is no path: it stays as given.
-  const database = isPostgresUrl(flags.string('database')) ? flags.string('database').trim() : resolve(io.cwd, flags.string('database'));
+  // A PostgreSQL URL (beyond.md §10) is not a path: it stays as given.
+  const given = flags.string('database');
+  const database = databaseKind(given) === 'postgres' ? given.trim() : resolve(io.cwd, given);
   return cmd.run({ args: parsed.positionals, flags, io, env, database });
 }
 
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** A PostgreSQL URL's password never reaches stderr, whoever wrote the message. */
+function hidePasswords(message: string): string {
+  return message.replace(/postgres(?:ql)?:\/\/[^\s'"]+/gi, (url) => redactDatabase(url));
 }
 
 function report(err: unknown, hint: string, io: CliIO): number {
@@ -103,7 +109,7 @@ function report(err: unknown, hint: string, io: CliIO): number {
   // CliError and StateError carry messages written for the admin; anything else is still one
   // line (its message), never a stack trace.
   const known = err instanceof CliError || err instanceof StateError;
-  const message = fsErrorSentence(err) ?? (err instanceof Error ? err.message : String(err));
+  const message = hidePasswords(fsErrorSentence(err) ?? (err instanceof Error ? err.message : String(err)));
   io.stderr.write(`filemgr: ${oneLine(known ? message : message || 'unexpected failure')}\n`);
   return 1;
 }

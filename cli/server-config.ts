@@ -1,3 +1,4 @@
+import { databaseKind } from '../server/state/database-kind';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseGoDuration } from '../server/lib/go-duration';
@@ -6,7 +7,6 @@ import type { ListenTarget } from '../server/start';
 import type { ServerSettings } from '../server/state/schema';
 import { COMMIT, VERSION } from '../server/version';
 import { checkOidcConfig } from '../server/accounts/oidc-config';
-import { isPostgresUrl } from '../server/state/shared-ephemeral';
 import { CliError, UsageError } from './io';
 import { applyServerFlags, tcpTargetSet } from './server-settings';
 import type { FlagValues } from './values';
@@ -123,12 +123,13 @@ export function resolveServerConfig(flags: FlagValues, stored: ServerSettings, c
     followExternalSymlinks: server.followExternalSymlinks,
     disableWebDAV: flags.bool('disableWebDAV'),
     trustedProxies: checkTrustedProxies(flags.list('trustedProxy')),
-    databasePath: isPostgresUrl(ctx.database) ? '' : ctx.database,
+    // A PostgreSQL URL is no file under the root to hide.
+    databasePath: databaseKind(ctx.database) === 'postgres' ? '' : ctx.database,
     version: VERSION,
     commit: COMMIT,
   };
   const oidc = oidcOf(flags);
   if (oidc) config.oidc = oidc;
-  if (isPostgresUrl(ctx.database)) config.databaseUrl = ctx.database.trim();
+  if (databaseKind(ctx.database) === 'postgres') config.databaseUrl = ctx.database.trim();
   return { config, target: targetOf({ ...server, socket: config.socket }, flags, port), warnings };
 }

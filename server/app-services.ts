@@ -37,6 +37,7 @@ import type { EpochChannel } from './state/epochs';
 import { openSharedEphemeral } from './state/shared-ephemeral';
 import { entryRecorder, type ActivityLog } from './activity/entry';
 import { openActivityLog } from './activity/open-log';
+import { pgPoolOf } from './state/store-pg';
 import { createActivityService } from './resources/activity/service';
 import { trashService } from './resources/trash/compose';
 import { createDavService } from './resources/dav/service';
@@ -101,7 +102,7 @@ function sharedEphemeral(app: FastifyInstance, deps: AppDeps): { ephemeral: Ephe
 
 /** The activity log beside the database (beyond.md §8); the activity plugin closes it with the app. */
 function activityLogOf(app: FastifyInstance, deps: AppDeps): ActivityLog {
-  return openActivityLog({ location: deps.store.location, days: () => deps.store.data().settings.activityDays, onError: (err) => app.log.warn({ err }, 'activity log') });
+  return openActivityLog({ location: deps.store.location, pg: pgPoolOf(deps.store), days: () => deps.store.data().settings.activityDays, onError: (err) => app.log.warn({ err }, 'activity log') });
 }
 
 type AccountParts = Pick<Awaited<ReturnType<typeof accountServices>>, 'sessions' | 'throttle' | 'auth'>;

@@ -1,3 +1,4 @@
+import { redactDatabase } from '../../server/state/database-kind';
 import type { Configuration } from '../../server/setup/config-transfer';
 import { defaultServerSettings, emptyDatabase } from '../../server/state/initial';
 import type { Database } from '../../server/state/schema';
@@ -33,11 +34,11 @@ export const configInitCommand: Command = {
   args: { min: 0, max: 0 },
   flags: CONFIG_FLAGS,
   async run(ctx) {
-    if (await databaseExists(ctx.database)) throw new CliError(`the database ${ctx.database} already exists; change it with filemgr config set`);
+    if (await databaseExists(ctx.database)) throw new CliError(`the database ${redactDatabase(ctx.database)} already exists; change it with filemgr config set`);
     // Built (and validated) before anything touches the disk.
     const db = initialDatabase(ctx.flags, ctx.io.cwd);
     const { store, created } = await openOrCreate(ctx.database, () => db);
-    if (!created) throw new CliError(`the database ${ctx.database} already exists; change it with filemgr config set`);
+    if (!created) throw new CliError(`the database ${redactDatabase(ctx.database)} already exists; change it with filemgr config set`);
     const config: Configuration = store.data();
     ctx.io.stdout.write(formatConfig(config));
     return 0;

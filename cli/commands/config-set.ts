@@ -1,3 +1,4 @@
+import { redactDatabase } from '../../server/state/database-kind';
 import type { Command, CommandContext } from '../command';
 import { applyAuthFlags, applySettingsFlags } from '../config-apply';
 import { openExisting } from '../database';
@@ -26,7 +27,7 @@ export const configSetCommand: Command = {
     const store = await openExisting(ctx.database);
     const given = givenFlags(ctx);
     if (given.length === 0) {
-      ctx.io.stdout.write(`Nothing to change: no flag given, ${ctx.database} left as it was\n`);
+      ctx.io.stdout.write(`Nothing to change: no flag given, ${redactDatabase(ctx.database)} left as it was\n`);
       return 0;
     }
     await store.update((db) => {
@@ -37,7 +38,7 @@ export const configSetCommand: Command = {
       db.settings.authMethod = auth.method;
       db.auther = auth.auther;
     });
-    ctx.io.stdout.write(`Saved ${given.join(', ')} to ${ctx.database} (filemgr config cat prints the whole configuration)\n`);
+    ctx.io.stdout.write(`Saved ${given.join(', ')} to ${redactDatabase(ctx.database)} (filemgr config cat prints the whole configuration)\n`);
     return 0;
   },
 };

@@ -1,10 +1,12 @@
 import { mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { buildApp } from '../../server/app';
 import { defaultAssets } from '../../server/lib/assets';
 import { hashPassword } from '../../server/accounts/password';
 import { firstRunDatabase, isBcryptHash, randomPassword } from '../../server/setup/first-run';
 import { startupWarnings } from '../../server/setup/warnings';
 import { listen, loadTlsFiles, shutdown } from '../../server/start';
+import { databaseKind } from '../../server/state/database-kind';
 import { defaultServerSettings } from '../../server/state/initial';
 import type { ServerSettings } from '../../server/state/schema';
 import type { Store } from '../../server/state/store';
@@ -102,11 +104,17 @@ async function runServer(ctx: CommandContext, store: Store, resolved: ResolvedSe
 
 async function serve(ctx: CommandContext): Promise<number> {
   const { store, password } = await openDatabase(ctx);
-  if (password !== undefined) await announceFirstPassword(ctx.io, { username: ctx.flags.string('username'), password, database: ctx.database });
-  const resolved = resolveServerConfig(ctx.flags, store.data().server, { cwd: ctx.io.cwd, database: ctx.database });
-  await checkRoot(resolved.config.root);
-  await prepareCacheDir(resolved.config.cacheDir);
-  return runServer(ctx, store, resolved);
+  try {
+    // With PostgreSQL there is no file to put the first password beside: it goes to the working directory.
+    const beside = databaseKind(ctx.database) === 'postgres' ? join(ctx.io.cwd, 'filemgr') : ctx.database;
+    if (password !== undefined) await announceFirstPassword(ctx.io, { username: ctx.flags.string('username'), password, database: beside });
+    const resolved = resolveServerConfig(ctx.flags, store.data().server, { cwd: ctx.io.cwd, database: ctx.database });
+    await checkRoot(resolved.config.root);
+    await prepareCacheDir(resolved.config.cacheDir);
+    return await runServer(ctx, store, resolved);
+  } finally {
+    await store.close?.();
+  }
 }
 
 /** `filemgr` with no command: serve. */

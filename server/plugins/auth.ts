@@ -46,7 +46,13 @@ function apiTokenOf(request: FastifyRequest): string | undefined {
 async function signInWithApiToken(request: FastifyRequest, raw: string, opts: AuthPluginOptions & { apiTokens: ApiTokenAuth }): Promise<void> {
   const address = opts.apiTokens.addressOf(request);
   await opts.apiTokens.throttle.check(address, API_TOKEN_NAME);
-  const found = verifyApiToken(opts.store, raw, (opts.now ?? Date.now)());
+  const now = opts.now ?? Date.now;
+  let found = verifyApiToken(opts.store, raw, now());
+  if (!found) {
+    // Another instance may have created it a moment ago (beyond.md §10): ask the store, then look again.
+    await opts.store.refresh({ verify: true });
+    found = verifyApiToken(opts.store, raw, now());
+  }
   if (!found) {
     await opts.apiTokens.throttle.fail(address, API_TOKEN_NAME);
     throw new AppError('unauthorized');
@@ -77,7 +83,17 @@ export const authPlugin = fp(function auth(app: FastifyInstance, opts: AuthPlugi
       cookie: header(request, 'cookie'),
       headerValue: (name: string) => header(request, name),
     };
-    const { user, renew } = authenticate(opts.store.data(), src, { sessions: opts.sessions, tokens: opts.tokens, nowMs: now() });
+    const check = () => authenticate(opts.store.data(), src, { sessions: opts.sessions, tokens: opts.tokens, nowMs: now() });
+    let signedIn: ReturnType<typeof check>;
+    try {
+      signedIn = check();
+    } catch (error) {
+      // A user created on another instance a moment ago (beyond.md §10): ask the store, then once more.
+      if (!(error instanceof AppError) || error.code !== 'unauthorized') throw error;
+      await opts.store.refresh({ verify: true });
+      signedIn = check();
+    }
+    const { user, renew } = signedIn;
     request.user = structuredClone(user);
     if (renew) reply.header('X-Renew-Token', 'true');
   });

@@ -16,10 +16,21 @@ export interface Store {
   data(): Readonly<Database>;
   /** Applies `fn` to a copy of the state and commits it; returns what `fn` returned. */
   update<T>(fn: (db: Database) => T): Promise<T>;
-  /** Re-reads the file when another process (a CLI command) changed it. */
-  refresh(): Promise<void>;
-  /** Where the state lives (for messages), or ':memory:'. */
+  /**
+   * Re-reads the state when another process (a CLI command, another instance) changed it. With
+   * `verify`, asks the backing store even when no change was announced: what a lookup that
+   * missed (an unknown token, user or link) calls before it answers no.
+   */
+  refresh(options?: RefreshOptions): Promise<void>;
+  /** Where the state lives (for messages; a database URL without its password), or ':memory:'. */
   readonly location: string;
+  /** Ends the store's connections (the PostgreSQL store); the file store has none. */
+  close?(): Promise<void>;
+}
+
+export interface RefreshOptions {
+  /** Check the backing store now, not only when a change was announced. */
+  verify?: boolean;
 }
 
 class JsonFileAdapter implements Adapter<Database> {

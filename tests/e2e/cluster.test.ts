@@ -39,7 +39,7 @@ const authed = (token: string, init: RequestInit = {}): RequestInit => ({ ...ini
 const usage = async (base: string, token: string): Promise<number> => (await fetch(`${base}/api/usage/`, authed(token))).status;
 
 function tus(base: string, token: string, at: { method: string; path: string; headers?: Record<string, string>; body?: Uint8Array }): Promise<Response> {
-  return fetch(`${base}/api/tus${at.path}`, { method: at.method, headers: { 'x-auth': token, ...at.headers }, ...(at.body ? { body: at.body } : {}) });
+  return fetch(`${base}/api/tus${at.path}`, { method: at.method, headers: { 'x-auth': token, ...at.headers }, ...(at.body ? { body: Uint8Array.from(at.body) } : {}) });
 }
 
 const patch = (base: string, token: string, at: { path: string; offset: number; body: Uint8Array }) =>

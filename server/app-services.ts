@@ -165,7 +165,7 @@ async function accountServices(app: FastifyInstance, deps: AppDeps, parts: { act
     sessions.close();
     done();
   });
-  const throttle = createThrottle({ ephemeral: parts.ephemeral });
+  const throttle = createThrottle({ windows: parts.ephemeral });
   const tokens = await registerTokens(app, deps.store.data().settings.key);
   const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, tokens, env: deps.env, activity: entryRecorder(activityLog) });
   const users = createUsersService({ store: deps.store, config: deps.config, sessions });

@@ -1,16 +1,26 @@
 import { AppError } from '../errors';
-import { createMemoryEphemeral, type Ephemeral } from '../state/ephemeral';
 
 /** Limits of api.md §14: 5 failures per (address, name), 20 per address, in a 15-minute window. */
 export interface ThrottleLimits {
   perPair: number;
   perAddress: number;
   windowMs: number;
-  /** Windows kept at most by the in-process store the throttle makes when none is given. */
-  maxEntries: number;
 }
 
-export const DEFAULT_THROTTLE_LIMITS: ThrottleLimits = { perPair: 5, perAddress: 20, windowMs: 15 * 60_000, maxEntries: 100_000 };
+export const DEFAULT_THROTTLE_LIMITS: ThrottleLimits = { perPair: 5, perAddress: 20, windowMs: 15 * 60_000 };
+
+/**
+ * Fixed rate windows by key, as the shared-ephemeral store (state/ephemeral.ts) keeps them: the
+ * part of it the throttle uses, so every instance serving the same state counts the same failures.
+ */
+export interface RateWindows {
+  /** Counts one event in the window of `key` (a new one starts at its first event) and answers the count. */
+  hit(key: string, windowMs: number): Promise<number>;
+  /** The open window of `key` (its count, ms until it ends), undefined when none is open. */
+  peekWindow(key: string, windowMs: number): Promise<{ count: number; endsInMs: number } | undefined>;
+  /** Closes the window of `key`. */
+  clearWindow(key: string): Promise<void>;
+}
 
 /**
  * Counts failed attempts (login, signup, share passwords) per client address and per (address,
@@ -33,11 +43,9 @@ export interface Throttle {
 }
 
 export interface ThrottleOptions {
-  /** Where the failure windows live; without it an in-process store of its own (`now`, `limits.maxEntries`). */
-  ephemeral?: Ephemeral;
+  /** Where the failure windows live: the shared-ephemeral store. */
+  windows: RateWindows;
   limits?: ThrottleLimits;
-  /** The clock of the in-process store made when `ephemeral` is not given (tests). */
-  now?: () => number;
 }
 
 // Windows are fixed: one starts at its first failure and lasts `windowMs` (Ephemeral.hit). The
@@ -45,10 +53,10 @@ export interface ThrottleOptions {
 const pairKey = (address: string, name: string): string => `throttle:p:${JSON.stringify([address, name.toLowerCase()])}`;
 const addrKey = (address: string): string => `throttle:a:${JSON.stringify(address)}`;
 
-/** Creates the sign-in throttle on the shared-ephemeral store (or an in-process one). */
-export function createThrottle(options: ThrottleOptions = {}): Throttle {
+/** Creates the sign-in throttle on the shared-ephemeral store's rate windows. */
+export function createThrottle(options: ThrottleOptions): Throttle {
   const limits = options.limits ?? DEFAULT_THROTTLE_LIMITS;
-  const store = options.ephemeral ?? createMemoryEphemeral({ now: options.now, sweepMs: 0, maxWindows: limits.maxEntries });
+  const store = options.windows;
   /** Seconds until `key` may try again, 0 when it is not locked out. */
   const lockedFor = async (key: string, max: number): Promise<number> => {
     const w = await store.peekWindow(key, limits.windowMs);

@@ -9,6 +9,12 @@ const TTL = 120;
 const MODES = { fileMode: 0o640, dirMode: 0o750 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
 let dir: string;
 let registry: UploadRegistry;
 
@@ -162,6 +168,27 @@ describe('the upload registry', () => {
       expect(second.id).not.toBe(first.id);
       await expect(a.exclusive(first, () => Promise.resolve('written'))).rejects.toMatchObject({ code: 'not_found' });
       expect((await a.find(owner('a.bin')))?.id).toBe(second.id);
+      a.close();
+      b.close();
+    });
+
+    it('tells the other instance the offset a running PATCH has made durable so far, until it ends', async () => {
+      const { a, b } = pair();
+      const made = await a.create(owner('a.bin'), { length: 10, ...MODES });
+      const there = await b.find(owner('a.bin'));
+      let durable = 0;
+      const finished = gate();
+      const patching = a.exclusive(made, async () => {
+        a.writing(made, () => durable);
+        await writeFile(made.temp, 'abcdefg');
+        durable = 6;
+        await finished.opened;
+        a.writing(made, undefined);
+      });
+      await expect.poll(() => b.offset(there!), { timeout: 5000, interval: 50 }).toBe(6);
+      finished.open();
+      await patching;
+      expect(await b.offset(there!)).toBe(7);
       a.close();
       b.close();
     });

@@ -193,6 +193,27 @@ describe('the upload registry', () => {
       b.close();
     });
 
+    it('ends a PATCH running on one instance when the other aborts the upload', async () => {
+      const { a, b } = pair();
+      const made = await a.create(owner('a.bin'), { length: 10, ...MODES });
+      const there = await b.find(owner('a.bin'));
+      const entered = gate();
+      const patching = a.exclusive(made, (signal) => {
+        a.writing(made, () => 0);
+        entered.open();
+        // A stalled body: only the signal ends it.
+        return new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve('interrupted')));
+      });
+      await entered.opened;
+      b.interrupt(there!);
+      await b.exclusive(there!, () => b.abort(there!));
+      expect(await patching).toBe('interrupted');
+      expect(await readdir(dir)).toEqual([]);
+      expect(await a.find(owner('a.bin'))).toBeUndefined();
+      a.close();
+      b.close();
+    });
+
     it('cuts the file back to what a holder that died mid-write had made durable, and tells that offset meanwhile', async () => {
       const { shared, a, b } = pair();
       const made = await a.create(owner('a.bin'), { length: 10, ...MODES });

@@ -6,7 +6,7 @@ import { makeParent } from '../fs/write';
 import { UPLOAD_TTL_MS } from './protocol';
 import { createMemoryEphemeral, type Ephemeral } from '../state/ephemeral';
 import { sizeOf } from './append';
-import { newUploadId, ProgressPublisher, SharedUploads, type UploadRecord } from './shared-uploads';
+import { newUploadId, SharedUploads, type ProgressPublisher, type UploadRecord } from './shared-uploads';
 import { recordOf, removeTemp, type Confines, type Upload, type UploadOwner, type UploadSpec } from './upload';
 import { findTemp, keyOfTemp, tempPathOf, tempsIn, uploadKey } from './temp-file';
 
@@ -69,7 +69,7 @@ export interface UploadRegistry {
 
 interface Entry {
   upload: Upload;
-  confines: UploadOwner['confines'];
+  confines: Confines;
   timer?: NodeJS.Timeout;
   busy: number;
   /** The running request's controller: interrupt aborts it. */
@@ -78,7 +78,6 @@ interface Entry {
 }
 
 const SWEEP_MEMORY = 10_000;
-
 class Registry implements UploadRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly removing = new Map<string, Promise<void>>();
@@ -201,13 +200,15 @@ class Registry implements UploadRegistry {
     upload.durable = durable;
     const entry = this.entries.get(upload.key);
     if (entry?.upload !== upload || !durable) return;
-    entry.progress ??= new ProgressPublisher((at) => this.shared.put(upload.key, { ...recordOf(upload), writing: { durable: at } }), this.onError);
+    entry.progress ??= this.shared.progressOf(upload, { stop: () => entry.running?.abort(), onError: this.onError });
     entry.progress.start(durable);
   }
 
   interrupt(upload: Upload): void {
     const entry = this.entries.get(upload.key);
-    if (entry?.upload === upload) entry.running?.abort();
+    if (entry?.upload === upload && entry.running) return entry.running.abort();
+    // Running on another instance, perhaps: it looks once a second.
+    this.shared.askToInterrupt(upload.key, upload.id).catch(this.onError);
   }
 
   async finish(upload: Upload): Promise<void> {
@@ -215,7 +216,7 @@ class Registry implements UploadRegistry {
     if (entry?.upload === upload) this.forget(entry);
     upload.gone = true;
     await entry?.progress?.stop();
-    if ((await this.shared.get(upload.key))?.id === upload.id) await this.shared.delete(upload.key);
+    if ((await this.shared.get(upload.key))?.id === upload.id) await Promise.all([this.shared.delete(upload.key), this.shared.clearInterrupt(upload.key)]);
   }
 
   async abort(upload: Upload): Promise<void> {

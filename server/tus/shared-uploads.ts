@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Ephemeral } from '../state/ephemeral';
+import { recordOf, type Upload } from './upload';
 
 /**
  * The part of an unfinished tus upload that every instance serving the same root must agree on
@@ -23,8 +24,10 @@ export interface UploadRecord {
   writing?: { durable: number };
 }
 
-/** How often a running PATCH tells the other instances its durable offset (ms). */
+/** How often a running PATCH tells the other instances its durable offset, and asks whether to stop (ms). */
 export const PUBLISH_MS = 1000;
+/** How long a request to stop waits for the PATCH it names (longer than any stall, STALL_MS). */
+const INTERRUPT_TTL_MS = 120_000;
 
 /** A fresh upload id. */
 export function newUploadId(): string {
@@ -51,6 +54,31 @@ export class SharedUploads {
     return this.store.delete(`tus:${key}`);
   }
 
+  /** Asks the instance running a request on upload `id` (of `key`) to end it (a DELETE or a new upload came). */
+  askToInterrupt(key: string, id: string): Promise<void> {
+    return this.store.put(`tus-interrupt:${key}`, id, INTERRUPT_TTL_MS);
+  }
+
+  /** Whether a request on upload `id` was asked to end. */
+  async interruptAsked(key: string, id: string): Promise<boolean> {
+    return (await this.store.get<string>(`tus-interrupt:${key}`)) === id;
+  }
+
+  clearInterrupt(key: string): Promise<void> {
+    return this.store.delete(`tus-interrupt:${key}`);
+  }
+
+  /** What tells the other instances of a PATCH running here on `upload`, and stops it when one asks. */
+  progressOf(upload: Upload, on: { stop: () => void; onError: (err: unknown) => void }): ProgressPublisher {
+    return new ProgressPublisher({
+      publish: (at) => this.put(upload.key, { ...recordOf(upload), writing: { durable: at } }),
+      poll: async () => {
+        if (await this.interruptAsked(upload.key, upload.id)) on.stop();
+      },
+      onError: on.onError,
+    });
+  }
+
   /** Runs `fn` as the one request working on upload `key` (on any instance). */
   exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
     return this.store.withLock(`tus:${key}`, fn);
@@ -62,28 +90,34 @@ export class SharedUploads {
   }
 }
 
+/** What a running PATCH does once a second: tell its durable offset, ask whether to stop. */
+export interface ProgressCalls {
+  publish: (durable: number) => Promise<void>;
+  /** Ends the PATCH when another instance asked for it. */
+  poll: () => Promise<void>;
+  onError: (err: unknown) => void;
+}
+
 /**
  * Tells the other instances, once a second, the offset durable so far of the PATCH running here
  * (a HEAD on another instance answers it instead of the file's size, which may count bytes of a
- * write still in flight). Writes are chained, so none lands after `stop()` settles.
+ * write still in flight), and looks whether one of them asked it to stop. Writes are chained, so
+ * none lands after `stop()` settles.
  */
 export class ProgressPublisher {
   private chain: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly publish: (durable: number) => Promise<void>,
-    private readonly onError: (err: unknown) => void,
-  ) {}
+  constructor(private readonly calls: ProgressCalls) {}
 
   start(durable: () => number): void {
     this.stopTimer();
     let last = -1;
     this.timer = setInterval(() => {
       const now = durable();
-      if (now === last) return;
+      const publish = now === last ? () => Promise.resolve() : () => this.calls.publish(now);
       last = now;
-      this.chain = this.chain.then(() => this.publish(now)).catch(this.onError);
+      this.chain = this.chain.then(publish).then(this.calls.poll).catch(this.calls.onError);
     }, PUBLISH_MS);
     this.timer.unref();
   }

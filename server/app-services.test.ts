@@ -5,6 +5,7 @@ import bcrypt from 'bcryptjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { normalizeUser, userFromDefaults } from './accounts/records';
+import { tokenCodec } from './accounts/token';
 import { defaultServerConfig } from './config';
 import { noAssets } from './lib/assets';
 import { emptyDatabase } from './state/initial';
@@ -34,8 +35,12 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
 });
 
+/** One signing key for every copy of the state (as one state would have). */
+const sharedKey = emptyDatabase().settings.key;
+
 function database(): Database {
   const db = emptyDatabase();
+  db.settings.key = sharedKey;
   const hash = bcrypt.hashSync(PASSWORD, 4);
   const base = userFromDefaults(db.settings.defaults, 'admin', hash);
   const perm = { ...base.perm, admin: true, create: true, modify: true, delete: true };
@@ -70,6 +75,19 @@ describe('two instances on one PostgreSQL', () => {
     expect((await a.inject({ method: 'POST', url: '/api/logout', headers: { 'x-auth': token } })).statusCode).toBe(200);
     // b's own copy of the state still has the old epoch: only the channel tells it.
     await expect.poll(async () => (await usage(b, token)).statusCode, { timeout: 1000, interval: 20 }).toBe(401);
+  });
+
+  it('hint X-Renew-Token on both to a token issued before an update of its user on one', async () => {
+    const [a, b] = await twoInstances();
+    const db = database();
+    const user = db.users[0];
+    if (!user) throw new Error('no admin');
+    // Signed with the key both copies share, two seconds ago (the hint compares whole seconds).
+    const older = tokenCodec(a.jwt).sign(user, sharedKey, { lifetimeMs: 7_200_000, nowMs: Date.now() - 2000 });
+    expect((await b.inject({ method: 'GET', url: '/api/users/1', headers: { 'x-auth': older } })).headers['x-renew-token']).toBeUndefined();
+    const put = await a.inject({ method: 'PUT', url: '/api/users/1', headers: { 'x-auth': older }, payload: { what: 'user', which: ['locale'], data: { id: 1, locale: 'de' } } });
+    expect(put.statusCode).toBe(200);
+    await expect.poll(async () => (await b.inject({ method: 'GET', url: '/api/users/1', headers: { 'x-auth': older } })).headers['x-renew-token'], { timeout: 1000, interval: 20 }).toBe('true');
   });
 
   it('count wrong passwords given to either against one lockout', async () => {

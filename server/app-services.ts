@@ -160,7 +160,7 @@ function giveMemoryBackWhenIdle(app: FastifyInstance): void {
 async function accountServices(app: FastifyInstance, deps: AppDeps, parts: { activityLog: ActivityLog; ephemeral: Ephemeral; epochs: EpochChannel }) {
   const { activityLog } = parts;
   // Revocations told by every instance through the epoch channel; failures counted on the shared store.
-  const sessions = createSessionTracker(parts.epochs);
+  const sessions = createSessionTracker(parts.epochs, (err) => app.log.warn({ err }, 'user update not announced'));
   app.addHook('onClose', (_instance, done) => {
     sessions.close();
     done();

@@ -5,14 +5,15 @@ import type { Store } from '../state/store';
 
 /**
  * What this instance knows about sessions beyond the state. When each user record last changed
- * here (api.md §2.3): a token issued before that gets the `X-Renew-Token: true` hint so the
- * client fetches one carrying the new values (process memory, as upstream: a hint only). And the
- * session epochs other instances announced (beyond.md §10): revocation proper is the persisted
- * `sessionEpoch`, but a change made on another instance is heard through the epoch channel within
- * a second, before this instance's view of the state may show it.
+ * (api.md §2.3): a token issued before that gets the `X-Renew-Token: true` hint so the client
+ * fetches one carrying the new values (a hint only, kept in memory as upstream does). And the
+ * session epochs announced (beyond.md §10): revocation proper is the persisted `sessionEpoch`,
+ * but a change made on another instance is heard through the epoch channel within a second,
+ * before this instance's view of the state may show it. Both travel on the channel: a message
+ * (id, epoch) says "user id changed", and its epoch, when above 0, ends that user's older tokens.
  */
 export interface SessionTracker {
-  /** Notes that user `id` was updated at `nowMs`. */
+  /** Notes that user `id` was updated at `nowMs`, and tells every instance. */
   markUpdated(id: number, nowMs?: number): void;
   /** The last update time (ms) of user `id`, or 0. */
   updatedAt(id: number): number;
@@ -29,8 +30,11 @@ export interface SessionTracker {
 /** Bounds the epochs heard: a flood of revocations must not grow memory without end. */
 const MAX_HEARD = 100_000;
 
-/** Creates the tracker of one instance; epochs travel on `channel` (in-process when not given). */
-export function createSessionTracker(channel: EpochChannel = createMemoryEpochChannel()): SessionTracker {
+/**
+ * Creates the tracker of one instance; changes travel on `channel` (in-process when not given).
+ * `onError` hears announcements of updates that could not be sent (a hint only: never fatal).
+ */
+export function createSessionTracker(channel: EpochChannel = createMemoryEpochChannel(), onError: (err: unknown) => void = () => undefined): SessionTracker {
   const updated = new Map<number, number>();
   const heard = new Map<number, number>();
   const hear = (id: number, epoch: number): void => {
@@ -40,10 +44,15 @@ export function createSessionTracker(channel: EpochChannel = createMemoryEpochCh
     if (heard.size >= MAX_HEARD) heard.delete(heard.keys().next().value ?? id);
     heard.set(id, epoch);
   };
-  const stop = channel.onChange(hear);
+  const stop = channel.onChange((id, epoch) => {
+    hear(id, epoch);
+    // Heard from any instance, this one included (whose own time is already there).
+    updated.set(id, Math.max(updated.get(id) ?? 0, Date.now()));
+  });
   return {
     markUpdated(id, nowMs = Date.now()) {
       updated.set(id, nowMs);
+      channel.publish(id, 0).catch(onError);
     },
     updatedAt: (id) => updated.get(id) ?? 0,
     forget(id) {

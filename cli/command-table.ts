@@ -23,6 +23,7 @@ import { usersUpdateCommand } from './commands/users-update';
 import { tokensAddCommand } from './commands/tokens-add';
 import { tokensLsCommand } from './commands/tokens-ls';
 import { tokensRmCommand } from './commands/tokens-rm';
+import { dbCopyCommand } from './commands/db-copy';
 
 /**
  * THE command table: every command of `filemgr`, by the words that select it. Help lists them
@@ -52,6 +53,7 @@ export const COMMANDS: readonly Command[] = [
   cmdsLsCommand,
   cmdsAddCommand,
   cmdsRmCommand,
+  dbCopyCommand,
   hashCommand,
   versionCommand,
 ];

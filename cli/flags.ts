@@ -53,7 +53,7 @@ const ENV = { env: true } as const;
 /** Flags every command takes. */
 export const GLOBAL_FLAGS: readonly FlagDef[] = [
   str('config', '', 'config file (default: .filemgr.json|.yaml|.yml in ./, $HOME/, /etc/filemgr/)', { short: 'c', ...ENV }),
-  str('database', './filemgr.json', 'database file', { short: 'd', ...ENV }),
+  str('database', './filemgr.json', 'database file, or postgres://user:password@host:port/db for several instances', { short: 'd', ...ENV }),
 ];
 
 /** The server values that are also stored in the database (config init/set write them). */

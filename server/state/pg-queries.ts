@@ -50,10 +50,13 @@ export async function readSince(db: Queryable, since: number): Promise<ReadResul
   return { version: Number(first.version), horizon: Number(first.horizon), rows };
 }
 
-/** Locks the version row for this transaction (updates of every instance queue here); answers the version. */
-export async function lockVersion(client: pg.PoolClient): Promise<{ version: number; horizon: number }> {
-  const r = await client.query<{ version: string; horizon: string }>(`SELECT version, horizon FROM ${S}.meta WHERE id = 1 FOR UPDATE`);
-  const row = r.rows[0];
+/**
+ * Starts a transaction and locks the version row in it (updates of every instance queue here);
+ * answers the version. One round trip: both statements go as one simple query.
+ */
+export async function beginLocked(client: pg.PoolClient): Promise<{ version: number; horizon: number }> {
+  const results = (await client.query(`BEGIN; SELECT version, horizon FROM ${S}.meta WHERE id = 1 FOR UPDATE`)) as unknown as pg.QueryResult<{ version: string; horizon: string }>[];
+  const row = results[1]?.rows[0];
   if (!row) throw new Error('the state version row is missing');
   return { version: Number(row.version), horizon: Number(row.horizon) };
 }

@@ -24,7 +24,7 @@ import pg from 'pg';
 import { redactDatabase, redactIn } from './database-kind';
 import { StateError, migrate } from './migrations';
 import { listen, type Listener } from './pg-listen';
-import { lockVersion, readSince, writeRows, type ReadResult } from './pg-queries';
+import { beginLocked, readSince, writeRows, type ReadResult } from './pg-queries';
 import { applyRows, diffRows, documentOf, type Rows } from './pg-rows';
 import { STATE_CHANNEL, migrateSchema } from './pg-schema';
 import type { Database } from './schema';
@@ -148,8 +148,7 @@ class PgStateStore implements PgStore {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
-      const locked = await lockVersion(client);
+      const locked = await beginLocked(client);
       if (locked.version !== this.version) {
         if (locked.horizon > this.version) this.replace(await readSince(client, -1));
         else this.apply(await readSince(client, this.version));
@@ -183,8 +182,7 @@ class PgStateStore implements PgStore {
 async function initialise(pool: pg.Pool, init: (() => Database) | undefined, where: string): Promise<boolean> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
-    const { version } = await lockVersion(client);
+    const { version } = await beginLocked(client);
     if (version > 0) {
       await client.query('COMMIT');
       return false;

@@ -9,7 +9,8 @@ import { tokenLifetimeMs } from '../../server/lib/go-duration';
 import { noAssets } from '../../server/lib/assets';
 import { emptyDatabase } from '../../server/state/initial';
 import type { Permissions, Settings, UserRecord } from '../../server/state/schema';
-import { memoryStore, type Store } from '../../server/state/store';
+import type { Store } from '../../server/state/store';
+import { testStore } from './test-database';
 import { makeTree, type Tree } from './tree';
 
 /** The admin every test app starts with (id 1, scope '/', every permission). */
@@ -57,14 +58,14 @@ function recordFor(settings: Settings, fields: TestUserFields): NewUser {
 }
 
 /**
- * A real app on a memory store with a temp root (scope '/' is that root) and the admin
+ * A real app on a memory store (PostgreSQL with FILEMGR_TEST_DATABASE=postgres) with a temp root (scope '/' is that root) and the admin
  * `admin`. Other engineers' tests (files, shares, tus) use it: keep it stable.
  */
 export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const root = await makeTree(opts.tree ?? {});
   const db = emptyDatabase();
   opts.settings?.(db.settings);
-  const store = memoryStore(db);
+  const store = await testStore(db);
   const config = defaultServerConfig({ root, ...opts.config });
   const addUser = (fields: TestUserFields): Promise<UserRecord> =>
     store.update((d) => {
@@ -91,6 +92,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     addUser,
     async close() {
       await app.close();
+      await store.close?.();
       await rm(root, { recursive: true, force: true });
     },
   };

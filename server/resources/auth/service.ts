@@ -68,6 +68,9 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     deps.tokens.sign(user, deps.store.data().settings.key, { lifetimeMs: tokenLifetimeMs(deps.config.tokenExpirationTime), nowMs: now() });
   return {
     async login(attempt) {
+      // A sign-in costs a password hash anyway: it first makes sure this instance has what another
+      // one changed a moment ago (a new user, a new password; beyond.md §10). One cheap check.
+      await deps.store.refresh({ verify: true });
       const name = deps.store.data().settings.authMethod || 'json';
       if (passwordsOff(deps.config, name)) throw PASSWORDS_OFF;
       const method = LOGIN_METHODS[name];

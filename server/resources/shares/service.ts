@@ -127,7 +127,12 @@ async function create(ctx: Ctx, user: UserRecord, req: { raw: string; body: Shar
 }
 
 async function byHash(ctx: Ctx, hash: string): Promise<ShareRecord> {
-  const link = (await live(ctx)).find((s) => s.hash === hash);
+  let link = (await live(ctx)).find((s) => s.hash === hash);
+  if (!link) {
+    // Another instance may have created it a moment ago (beyond.md §10): ask the store, then look again.
+    await ctx.store.refresh({ verify: true });
+    link = (await live(ctx)).find((s) => s.hash === hash);
+  }
   if (!link) throw new AppError('not_found');
   return structuredClone(link);
 }

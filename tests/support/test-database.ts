@@ -1,0 +1,41 @@
+import { afterAll } from 'vitest';
+import { openPgStore } from '../../server/state/store-pg';
+import type { Database } from '../../server/state/schema';
+import { memoryStore, type Store } from '../../server/state/store';
+import { startPostgres, type TestPostgres } from './postgres';
+
+/**
+ * The store of a test app: in memory by default; with FILEMGR_TEST_DATABASE=postgres (the
+ * `server-pg` project of build/vitest.config.ts) a fresh database of ONE PostgreSQL started for
+ * the test file at its first app and stopped after its last test (tests/support/pg-setup.ts).
+ */
+export function testDatabaseKind(): 'memory' | 'postgres' {
+  return process.env.FILEMGR_TEST_DATABASE === 'postgres' ? 'postgres' : 'memory';
+}
+
+let server: Promise<TestPostgres> | undefined;
+/** The next app's database, created while the current test runs (CREATE DATABASE takes ~100 ms). */
+let spare: Promise<string> | undefined;
+
+/** Stops the file's PostgreSQL, if one was started (registered by pg-setup.ts). */
+export function stopTestPostgresAfterAll(): void {
+  afterAll(async () => {
+    const started = server;
+    server = undefined;
+    await spare?.catch(() => undefined);
+    spare = undefined;
+    await (await started?.catch(() => undefined))?.stop();
+  });
+}
+
+/** A store holding `db`: memory, or a new PostgreSQL database (see testDatabaseKind). */
+export async function testStore(db: Database): Promise<Store> {
+  if (testDatabaseKind() === 'memory') return memoryStore(db);
+  server ??= startPostgres();
+  const pg = await server;
+  const url = await (spare ?? pg.newDatabase());
+  spare = pg.newDatabase();
+  // A test file that ends before using it leaves it to the server's stop.
+  spare.catch(() => undefined);
+  return (await openPgStore(url, { init: () => structuredClone(db), poolSize: 3 })).store;
+}

@@ -58,7 +58,7 @@ import { TRASH_DIR } from './fs/hidden';
 
 /** Composes the services the route table hands to the resources; no route is registered here. */
 export async function composeServices(app: FastifyInstance, deps: AppDeps) {
-  const { ephemeral, epochs } = sharedEphemeral(app, deps);
+  const { ephemeral, epochs } = await sharedEphemeral(app, deps);
   const activityLog = activityLogOf(app, deps);
   const { sessions, throttle, tokens, auth, users, settings } = await accountServices(app, deps, { activityLog, ephemeral, epochs });
   const gates = await createGateFactory(deps.config);
@@ -94,9 +94,11 @@ export type Services = Awaited<ReturnType<typeof composeServices>>;
  * on PostgreSQL when --database is a postgres:// URL, else in this process. A store passed in
  * (tests) is used as it is.
  */
-function sharedEphemeral(app: FastifyInstance, deps: AppDeps): { ephemeral: Ephemeral; epochs: EpochChannel } {
+async function sharedEphemeral(app: FastifyInstance, deps: AppDeps): Promise<{ ephemeral: Ephemeral; epochs: EpochChannel }> {
   const shared = openSharedEphemeral(deps.config.databaseUrl, (err) => app.log.warn({ err }, 'shared state connection'));
   app.addHook('onClose', async () => shared.close());
+  // Serving starts once revocations announced by the other instances reach this one.
+  await shared.listening();
   return { ephemeral: deps.ephemeral ?? shared.ephemeral, epochs: shared.epochs };
 }
 

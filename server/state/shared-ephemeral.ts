@@ -12,9 +12,17 @@ import { createPgEpochChannel } from './epochs-pg';
 export interface SharedEphemeral {
   ephemeral: Ephemeral;
   epochs: EpochChannel;
+  /**
+   * Settles once this instance hears what the others announce (at once in-process), or after
+   * `LISTEN_WAIT_MS` when PostgreSQL is slow to answer (the channel keeps trying meanwhile).
+   */
+  listening(): Promise<void>;
   /** Closes both (their connections, with PostgreSQL). */
   close(): Promise<void>;
 }
+
+/** How long a start waits for the epoch channel to listen before serving anyway. */
+const LISTEN_WAIT_MS = 5000;
 
 /**
  * Opens the shared ephemerals for `databaseUrl` (PostgreSQL) or in this process when it is
@@ -24,13 +32,19 @@ export function openSharedEphemeral(databaseUrl: string | undefined, onError: (e
   if (databaseUrl === undefined) {
     const ephemeral = createMemoryEphemeral();
     const epochs = createMemoryEpochChannel((error) => onError(asError(error)));
-    return { ephemeral, epochs, close: async () => void (await Promise.all([epochs.close(), ephemeral.close()])) };
+    return { ephemeral, epochs, listening: () => Promise.resolve(), close: async () => void (await Promise.all([epochs.close(), ephemeral.close()])) };
   }
   const url = databaseUrl.trim();
   const report = (error: unknown): void => onError(new Error(redactIn(asError(error).message, url)));
   const ephemeral = createPgEphemeral({ url, onError: report });
   const epochs = createPgEpochChannel({ url, onError: report });
-  return { ephemeral, epochs, close: async () => void (await Promise.all([epochs.close(), ephemeral.close()])) };
+  const listening = async (): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, LISTEN_WAIT_MS)));
+    await Promise.race([epochs.listening(), waited]);
+    clearTimeout(timer);
+  };
+  return { ephemeral, epochs, listening, close: async () => void (await Promise.all([epochs.close(), ephemeral.close()])) };
 }
 
 function asError(error: unknown): Error {

@@ -166,6 +166,17 @@ describe('three instances behind nginx on one PostgreSQL', () => {
       expect((await readFile(join(cluster.root, path))).equals(whole)).toBe(true);
     }
   });
+
+  it('never writes the database password or the admin password to any node\'s output', () => {
+    const secret = decodeURIComponent(new URL(cluster.postgres.url).password);
+    expect(secret.length).toBeGreaterThan(8);
+    for (const n of cluster.nodes) {
+      const output = n.stdout() + n.stderr();
+      expect(output).toMatch(/listening on/);
+      expect(output).not.toContain(secret);
+      expect(output).not.toContain(password);
+    }
+  });
 });
 
 /** A PATCH whose body is sent 64 KiB at a time with pauses, so it is still running when its node dies. */

@@ -139,6 +139,26 @@ describe.each([memory, postgresql])('the shared-ephemeral store ($name)', (backe
     expect(await b.peekWindow('brief', 200)).toBeUndefined();
   });
 
+  it('takes keys of any length and with NUL characters (a deep path, a name from a client)', async () => {
+    const [a, b] = backend.nodes();
+    const deep = `reserve:${'/very-long-folder-name'.repeat(300)}`;
+    const other = `${deep}/x`;
+    await a.put(deep, 1, 60_000);
+    await a.put(other, 2, 60_000);
+    expect(await b.get(deep)).toBe(1);
+    expect(await b.get(other)).toBe(2);
+    expect((await b.list<number>('reserve:')).map((r) => r.value).sort()).toEqual([1, 2]);
+    await b.delete(deep);
+    expect(await a.get(deep)).toBeUndefined();
+    const nul = 'throttle:\u0000api-token';
+    expect(await a.hit(nul, 60_000)).toBe(1);
+    expect(await b.hit(nul, 60_000)).toBe(2);
+    expect(await a.hit('throttle:', 60_000)).toBe(1);
+    expect((await b.peekWindow(nul, 60_000))?.count).toBe(2);
+    expect(await a.incrementIfBelow(deep, 1)).toBe(1);
+    expect(await b.incrementIfBelow(deep, 1)).toBeNull();
+  });
+
   it('hands back copies of records, lists them by prefix and deletes them', async () => {
     const [a, b] = backend.nodes();
     const value = { owner: 'ann', depth: 0, tags: ['x'] };

@@ -62,6 +62,8 @@ class PgEphemeral implements Ephemeral {
   private readonly onError: (error: Error) => void;
   private ready: Promise<void> | undefined;
   private closed = false;
+  /** The last holder (or waiter) of each lock name on this instance. */
+  private readonly queued = new Map<string, Promise<void>>();
 
   constructor(private readonly options: PgEphemeralOptions) {
     this.schema = options.schema ?? DEFAULT_SCHEMA;
@@ -160,6 +162,24 @@ class PgEphemeral implements Ephemeral {
   }
 
   async withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    // Holders of one name on this instance queue here first, so one connection per name and
+    // instance waits in the database, not one per request (a busy WebDAV mutex, racing PATCHes).
+    const previous = this.queued.get(name) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.queued.set(name, tail);
+    await previous;
+    try {
+      return await this.databaseLock(name, fn);
+    } finally {
+      release();
+      if (this.queued.get(name) === tail) this.queued.delete(name);
+    }
+  }
+
+  private async databaseLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
     this.assertOpen();
     // A connection of its own: waiters must never take the pool's connections from a holder
     // whose `fn` queries the store (that would deadlock once the pool is full of waiters).

@@ -283,6 +283,26 @@ describe('the shared-ephemeral store on PostgreSQL only', () => {
     expect(await holderA).toBe('a finished anyway');
   });
 
+  it('queues the holders of one name on one instance first: one connection waits in the database', async () => {
+    const [a, b] = postgresql.nodes();
+    const entered = gate();
+    const release = gate();
+    const holder = b.withLock('busy', async () => {
+      entered.open();
+      await release.opened;
+    });
+    await entered.opened;
+    const waiters = Array.from({ length: 5 }, (_, i) => a.withLock('busy', () => Promise.resolve(i)));
+    const db = await admin();
+    const waiting = async () => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0]?.n);
+    await expect.poll(waiting, { timeout: 5000, interval: 20 }).toBe(1);
+    await sleep(200);
+    expect(await waiting()).toBe(1);
+    release.open();
+    await holder;
+    expect(await Promise.all(waiters)).toEqual([0, 1, 2, 3, 4]);
+  });
+
   it('sweeps expired records and keeps the live ones', async () => {
     const schema = `sweep_${++next}`;
     const store = kept(createPgEphemeral({ url: postgres().url, schema, sweepMs: 100 }));

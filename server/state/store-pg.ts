@@ -66,9 +66,14 @@ class PgStateStore implements PgStore {
     return this.db;
   }
 
-  refresh(options?: RefreshOptions): Promise<void> {
-    if (options?.verify || !this.listener?.up()) return this.pull();
-    return this.inflight ?? Promise.resolve();
+  async refresh(options?: RefreshOptions): Promise<void> {
+    if (options?.verify) {
+      // A read already under way may have started before the change the caller misses: one after it.
+      await this.inflight?.catch(() => undefined);
+      return this.pull();
+    }
+    if (!this.listener?.up()) return this.pull();
+    return this.inflight;
   }
 
   update<T>(fn: (db: Database) => T): Promise<T> {

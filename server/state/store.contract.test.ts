@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pgClient from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postgresForFile } from '../../tests/support/postgres';
 import { emptyDatabase } from './initial';
@@ -46,7 +47,9 @@ async function until(check: () => boolean | Promise<boolean>, ms = 2000): Promis
   }
 }
 
-describe.each(Object.entries(kinds))('the state store on %s', (_kind, location) => {
+describe.each(Object.entries(kinds))('the state store on %s', (kind, location) => {
+  // The file store sees a change when asked (refresh, every request); PostgreSQL on its own (NOTIFY).
+  const seen = async (s: Store): Promise<void> => (kind === 'file' ? s.refresh() : undefined);
   it('loses no update of 20 concurrent ones from two instances', async () => {
     const at = await location();
     const a = await open(at, () => emptyDatabase());
@@ -87,7 +90,7 @@ describe.each(Object.entries(kinds))('the state store on %s', (_kind, location) 
       db.settings.signup = true;
     });
     await until(async () => {
-      await b.refresh();
+      await seen(b);
       return b.data().shares.length === 1;
     });
     expect(b.data().settings.signup).toBe(true);
@@ -95,7 +98,7 @@ describe.each(Object.entries(kinds))('the state store on %s', (_kind, location) 
       db.shares = [];
     });
     await until(async () => {
-      await a.refresh();
+      await seen(a);
       return a.data().shares.length === 0;
     });
   });
@@ -149,5 +152,27 @@ describe('the PostgreSQL store', () => {
     const refused = await openStore(wrong.toString()).then(() => '', (e: unknown) => (e as Error).message);
     expect(refused).toMatch(/cannot open the database postgres:\/\/filemgr:\*\*\*@/);
     expect(refused).not.toContain('not-the-password');
+  });
+
+  it('listens again after its connection drops and catches up with what it missed', async () => {
+    const at = await pg().newDatabase();
+    const a = await open(at, () => emptyDatabase());
+    const b = await open(at);
+    const admin = new pgClient.Client({ connectionString: at });
+    await admin.connect();
+    try {
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'filemgr-state' AND datname = current_database()`);
+    } finally {
+      await admin.end();
+    }
+    await a.update((db) => {
+      db.settings.signup = true;
+    });
+    // No refresh call: the reconnect reads what changed while nobody listened.
+    await until(() => b.data().settings.signup, 5000);
+    await a.update((db) => {
+      db.settings.signup = false;
+    });
+    await until(() => !b.data().settings.signup, 5000);
   });
 });

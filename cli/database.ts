@@ -1,4 +1,5 @@
 import { access, constants, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Database } from '../server/state/schema';
 import { databaseKind } from '../server/state/database-kind';
 import { openStore } from '../server/state/open-store';
@@ -36,7 +37,16 @@ export async function openExisting(path: string): Promise<Store> {
   return (await openFileStore(path)).store;
 }
 
+/**
+ * What the files beside the database (the first admin password) are named after, and what the
+ * server hides from listings: the database file, or `<cwd>/filemgr` with PostgreSQL, whose URL is
+ * no place for a file.
+ */
+export function besideDatabase(database: string, cwd: string): string {
+  return databaseKind(database) === 'postgres' ? join(cwd, 'filemgr') : database;
+}
+
 /** Opens the database, creating it with `init` when nothing is at its path. */
-export function openOrCreate(path: string, init: () => Database): Promise<{ store: Store; created: boolean }> {
-  return openStore(path, { init });
+export function openOrCreate(path: string, init: () => Database, onError?: (error: unknown) => void): Promise<{ store: Store; created: boolean }> {
+  return openStore(path, { init, ...(onError ? { onError } : {}) });
 }

@@ -51,6 +51,12 @@ describe('server configuration: explicit sources > stored values > defaults', ()
     expect(resolveServer({ stored: { log: 'stderr' } }).config.log).toBe('stderr');
   });
 
+  it('with PostgreSQL hides what would sit beside a database file: <cwd>/filemgr (the first admin password)', () => {
+    const flags = resolveFlags(defs, { parsed: parseArgs([], defs), env: {}, file: undefined });
+    const { config } = resolveServerConfig(flags, defaultServerSettings(), { cwd: '/work', database: 'postgres://u:pw@db/filemgr' });
+    expect(config.databasePath).toBe('/work/filemgr');
+  });
+
   it.each([
     ['/fb/', '/fb'], ['fb', '/fb'], ['/', ''], ['', ''], ['/a/b//', '/a/b'],
   ])('normalises the base URL %j to %j', (given, expected) => {

@@ -1,4 +1,3 @@
-import { databaseKind } from '../server/state/database-kind';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseGoDuration } from '../server/lib/go-duration';
@@ -7,6 +6,7 @@ import type { ListenTarget } from '../server/start';
 import type { ServerSettings } from '../server/state/schema';
 import { COMMIT, VERSION } from '../server/version';
 import { checkOidcConfig } from '../server/accounts/oidc-config';
+import { besideDatabase } from './database';
 import { CliError, UsageError } from './io';
 import { applyServerFlags, tcpTargetSet } from './server-settings';
 import type { FlagValues } from './values';
@@ -123,8 +123,8 @@ export function resolveServerConfig(flags: FlagValues, stored: ServerSettings, c
     followExternalSymlinks: server.followExternalSymlinks,
     disableWebDAV: flags.bool('disableWebDAV'),
     trustedProxies: checkTrustedProxies(flags.list('trustedProxy')),
-    // A PostgreSQL URL is no file under the root to hide.
-    databasePath: databaseKind(ctx.database) === 'postgres' ? '' : ctx.database,
+    // With PostgreSQL: the first admin password file in the working directory (serve.ts) stays hidden.
+    databasePath: besideDatabase(ctx.database, ctx.cwd),
     version: VERSION,
     commit: COMMIT,
   };

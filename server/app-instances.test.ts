@@ -52,7 +52,7 @@ async function login(app: FastifyInstance, username: string, password: string): 
 }
 
 describe('two instances on one PostgreSQL', () => {
-  it('a user and an API token made on one node work on the other at once', async () => {
+  it('a user (sign-in, WebDAV) and an API token made on one node work on the other at once', async () => {
     const [a, b] = await twoNodes();
     const admin = await login(a, 'admin', PASSWORD);
     const created = await a.inject({
@@ -60,6 +60,9 @@ describe('two instances on one PostgreSQL', () => {
       payload: { what: 'user', which: [], current_password: PASSWORD, data: { username: 'bob', password: 'bob-Pa55word-long', scope: '/', perm: { create: true } } },
     });
     expect(created.statusCode, created.body).toBe(201);
+    const basic = `Basic ${Buffer.from('bob:bob-Pa55word-long').toString('base64')}`;
+    const dav = await b.inject({ method: 'PROPFIND', url: '/dav/', headers: { authorization: basic, depth: '0' } });
+    expect(dav.statusCode, dav.body).toBe(207);
     const bob = await login(b, 'bob', 'bob-Pa55word-long');
     const token = await a.inject({ method: 'POST', url: '/api/tokens', headers: { 'x-auth': bob }, payload: { name: 'ci', perm: { create: true } } });
     expect(token.statusCode, token.body).toBe(201);

@@ -1,18 +1,17 @@
 import { mkdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { buildApp } from '../../server/app';
 import { defaultAssets } from '../../server/lib/assets';
 import { hashPassword } from '../../server/accounts/password';
 import { firstRunDatabase, isBcryptHash, randomPassword } from '../../server/setup/first-run';
 import { startupWarnings } from '../../server/setup/warnings';
 import { listen, loadTlsFiles, shutdown } from '../../server/start';
-import { databaseKind } from '../../server/state/database-kind';
+import { redactIn } from '../../server/state/database-kind';
 import { defaultServerSettings } from '../../server/state/initial';
 import type { ServerSettings } from '../../server/state/schema';
 import type { Store } from '../../server/state/store';
 import { VERSION } from '../../server/version';
 import type { Command, CommandContext } from '../command';
-import { databaseExists, openExisting, openOrCreate } from '../database';
+import { besideDatabase, databaseExists, openExisting, openOrCreate } from '../database';
 import { announceFirstPassword } from '../first-password';
 import { SERVER_FLAGS, SERVE_ONLY_FLAGS } from '../flags';
 import { CliError, UsageError, type CliIO } from '../io';
@@ -53,7 +52,10 @@ async function openDatabase(ctx: CommandContext): Promise<{ store: Store; passwo
     username: ctx.flags.string('username'),
     passwordHash,
     server,
-  }));
+  }), (error) => {
+    // PostgreSQL's LISTEN connection (it reconnects by itself); the URL's password never shows.
+    ctx.io.stderr.write(`filemgr: state database: ${redactIn(error instanceof Error ? error.message : String(error), ctx.database)}\n`);
+  });
   return created && password !== undefined ? { store, password } : { store };
 }
 
@@ -106,8 +108,7 @@ async function serve(ctx: CommandContext): Promise<number> {
   const { store, password } = await openDatabase(ctx);
   try {
     // With PostgreSQL there is no file to put the first password beside: it goes to the working directory.
-    const beside = databaseKind(ctx.database) === 'postgres' ? join(ctx.io.cwd, 'filemgr') : ctx.database;
-    if (password !== undefined) await announceFirstPassword(ctx.io, { username: ctx.flags.string('username'), password, database: beside });
+    if (password !== undefined) await announceFirstPassword(ctx.io, { username: ctx.flags.string('username'), password, database: besideDatabase(ctx.database, ctx.io.cwd) });
     const resolved = resolveServerConfig(ctx.flags, store.data().server, { cwd: ctx.io.cwd, database: ctx.database });
     await checkRoot(resolved.config.root);
     await prepareCacheDir(resolved.config.cacheDir);

@@ -67,6 +67,19 @@ describe.each(Object.entries(kinds))('the state store on %s', (kind, location) =
     }
   });
 
+  it('has a change of another instance right after refresh({ verify: true }), without waiting for anything else', async () => {
+    const at = await location();
+    const a = await open(at, () => emptyDatabase());
+    const b = await open(at);
+    for (let i = 0; i < 5; i++) {
+      await a.update((db) => {
+        db.tokens = [...(db.tokens ?? []), { id: `t${i}`, userId: 1, name: 'n', hash: `h${i}`, created: 0, expires: 0, lastUsed: 0, perm: db.settings.defaults.perm }];
+      });
+      await b.refresh({ verify: true });
+      expect(b.data().tokens?.map((t) => t.id)).toContain(`t${i}`);
+    }
+  });
+
   it('changes nothing when fn throws', async () => {
     const at = await location();
     const a = await open(at, () => emptyDatabase());

@@ -1,4 +1,6 @@
 import { afterAll } from 'vitest';
+import pg from 'pg';
+import { migrateSchema } from '../../server/state/pg-schema';
 import { openPgStore } from '../../server/state/store-pg';
 import type { Database } from '../../server/state/schema';
 import { memoryStore, type Store } from '../../server/state/store';
@@ -28,6 +30,18 @@ export function stopTestPostgresAfterAll(): void {
   });
 }
 
+/** A new database with the state schema already made (the app's start then only checks it). */
+async function prepared(cluster: TestPostgres): Promise<string> {
+  const url = await cluster.newDatabase();
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    await migrateSchema(pool, 'test database');
+  } finally {
+    await pool.end();
+  }
+  return url;
+}
+
 /** A store holding `db`: memory, or a new PostgreSQL database (see testDatabaseKind). */
 export async function testStore(db: Database): Promise<Store> {
   return (await testStoreAt(db)).store;
@@ -40,9 +54,9 @@ export async function testStore(db: Database): Promise<Store> {
 export async function testStoreAt(db: Database): Promise<{ store: Store; url?: string }> {
   if (testDatabaseKind() === 'memory') return { store: memoryStore(db) };
   server ??= startPostgres();
-  const pg = await server;
-  const url = await (spare ?? pg.newDatabase());
-  spare = pg.newDatabase();
+  const cluster = await server;
+  const url = await (spare ?? prepared(cluster));
+  spare = prepared(cluster);
   // A test file that ends before using it leaves it to the server's stop.
   spare.catch(() => undefined);
   return { store: (await openPgStore(url, { init: () => structuredClone(db), poolSize: 3 })).store, url };

@@ -68,10 +68,13 @@ export function createBasicAuth(deps: BasicAuthDeps): BasicAuth {
     verified.set(key, { userId: user.id, hash: user.password, epoch: user.sessionEpoch, expires: now() + CACHE_MS });
   };
   const authenticateBasic = async (name: string, secret: string): Promise<UserRecord> => {
-    if (secret.startsWith('fm_')) return tokenUser(deps.store, { name, secret }, now());
+    if (secret.startsWith('fm_')) return tokenUserVerified(deps.store, { name, secret }, now);
     const key = keyOf(name, secret);
     const hit = cached(key);
     if (hit) return hit;
+    // A password check costs a hash anyway: first make sure this instance has what another one
+    // changed a moment ago (a new user or password, beyond.md §10). One cheap check.
+    await deps.store.refresh({ verify: true });
     const user = deps.store.data().users.find((u) => u.username === name);
     if (!user) {
       await burnComparison(secret);
@@ -98,6 +101,17 @@ export function createBasicAuth(deps: BasicAuthDeps): BasicAuth {
       return structuredClone(user);
     },
   };
+}
+
+/** tokenUser, asking the store once more before a 401: the token may come from another instance a moment ago. */
+async function tokenUserVerified(store: Store, creds: { name: string; secret: string }, now: () => number): Promise<UserRecord> {
+  try {
+    return tokenUser(store, creds, now());
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'unauthorized') throw error;
+    await store.refresh({ verify: true });
+    return tokenUser(store, creds, now());
+  }
 }
 
 /**

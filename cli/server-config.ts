@@ -6,6 +6,7 @@ import type { ListenTarget } from '../server/start';
 import type { ServerSettings } from '../server/state/schema';
 import { COMMIT, VERSION } from '../server/version';
 import { checkOidcConfig } from '../server/accounts/oidc-config';
+import { databaseKind } from '../server/state/database-kind';
 import { besideDatabase } from './database';
 import { CliError, UsageError } from './io';
 import { applyServerFlags, tcpTargetSet } from './server-settings';
@@ -130,5 +131,6 @@ export function resolveServerConfig(flags: FlagValues, stored: ServerSettings, c
   };
   const oidc = oidcOf(flags);
   if (oidc) config.oidc = oidc;
+  if (databaseKind(ctx.database) === 'postgres') config.databaseUrl = ctx.database.trim();
   return { config, target: targetOf({ ...server, socket: config.socket }, flags, port), warnings };
 }

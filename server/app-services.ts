@@ -32,7 +32,9 @@ import { createSharesService } from './resources/shares/service';
 import { createUsersService } from './resources/users/service';
 import { createTokensService } from './resources/tokens/service';
 import { createTotpService } from './resources/totp/service';
-import { createMemoryEphemeral, type Ephemeral } from './state/ephemeral';
+import type { Ephemeral } from './state/ephemeral';
+import type { EpochChannel } from './state/epochs';
+import { openSharedEphemeral } from './state/shared-ephemeral';
 import { entryRecorder, type ActivityLog } from './activity/entry';
 import { openActivityLog } from './activity/open-log';
 import { pgPoolOf } from './state/store-pg';
@@ -58,9 +60,9 @@ import type { QuotaGate } from './quota/admit';
 
 /** Composes the services the route table hands to the resources; no route is registered here. */
 export async function composeServices(app: FastifyInstance, deps: AppDeps) {
-  const ephemeral = sharedEphemeral(app, deps);
+  const { ephemeral, epochs } = await sharedEphemeral(app, deps);
   const activityLog = activityLogOf(app, deps);
-  const { sessions, throttle, tokens, auth, users, settings } = await accountServices(app, deps, activityLog);
+  const { sessions, throttle, tokens, auth, users, settings } = await accountServices(app, deps, { activityLog, ephemeral, epochs });
   const gates = await createGateFactory(deps.config);
   const raw = rawService(app, deps, gates);
   const index = await searchIndex(app, deps);
@@ -76,7 +78,7 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const trash = trashService(app, deps, { gates, hooks, previews, ephemeral });
   const resources = createResourcesService({ store: deps.store, config: deps.config, gates, hooks, previews, trash, quota, workerSource: archiveWorkerSource(deps.assets) });
   const usage = createUsageService({ store: deps.store, gates, quota });
-  const { tus, registry } = tusService(app, deps, { gates, hooks, previews, quota });
+  const { tus, registry } = tusService(app, deps, { gates, hooks, previews, quota, ephemeral });
   const shares = createSharesService({ store: deps.store, gates, config: deps.config });
   const counters = createStoreShareCounters(deps.store);
   app.addHook('onClose', async () => counters.flush());
@@ -95,12 +97,17 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
 /** What composeServices hands to the route table. */
 export type Services = Awaited<ReturnType<typeof composeServices>>;
 
-/** The shared-ephemeral store of beyond.md §10: the one passed in, else an in-process one closed with the app. */
-function sharedEphemeral(app: FastifyInstance, deps: AppDeps): Ephemeral {
-  if (deps.ephemeral) return deps.ephemeral;
-  const ephemeral = createMemoryEphemeral();
-  app.addHook('onClose', async () => ephemeral.close());
-  return ephemeral;
+/**
+ * The shared-ephemeral store and the session-epoch channel of beyond.md §10, closed with the app:
+ * on PostgreSQL when --database is a postgres:// URL, else in this process. A store passed in
+ * (tests) is used as it is.
+ */
+async function sharedEphemeral(app: FastifyInstance, deps: AppDeps): Promise<{ ephemeral: Ephemeral; epochs: EpochChannel }> {
+  const shared = openSharedEphemeral(deps.config.databaseUrl, (err) => app.log.warn({ err }, 'shared state connection'));
+  app.addHook('onClose', async () => shared.close());
+  // Serving starts once revocations announced by the other instances reach this one.
+  await shared.listening();
+  return { ephemeral: deps.ephemeral ?? shared.ephemeral, epochs: shared.epochs };
 }
 
 /** The activity log beside the database (beyond.md §8); the activity plugin closes it with the app. */
@@ -160,9 +167,15 @@ function giveMemoryBackWhenIdle(app: FastifyInstance): void {
 }
 
 /** Tokens (@fastify/jwt), sign-in, users and settings; one throttle for every password check (api.md §14). */
-async function accountServices(app: FastifyInstance, deps: AppDeps, activityLog: ActivityLog) {
-  const sessions = createSessionTracker();
-  const throttle = createThrottle();
+async function accountServices(app: FastifyInstance, deps: AppDeps, parts: { activityLog: ActivityLog; ephemeral: Ephemeral; epochs: EpochChannel }) {
+  const { activityLog } = parts;
+  // Revocations told by every instance through the epoch channel; failures counted on the shared store.
+  const sessions = createSessionTracker(parts.epochs, (err) => app.log.warn({ err }, 'user update not announced'));
+  app.addHook('onClose', (_instance, done) => {
+    sessions.close();
+    done();
+  });
+  const throttle = createThrottle({ windows: parts.ephemeral });
   const tokens = await registerTokens(app, deps.store.data().settings.key);
   const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, tokens, env: deps.env, activity: entryRecorder(activityLog) });
   const users = createUsersService({ store: deps.store, config: deps.config, sessions });
@@ -190,13 +203,15 @@ function mediaServices(app: FastifyInstance, deps: AppDeps, parts: { gates: Gate
 }
 
 /** tus uploads (api.md §3.17): unfinished uploads wait for a restart on disk; their timers stop with the app. */
-function tusService(app: FastifyInstance, deps: AppDeps, parts: { gates: GateFactory; hooks: HookRunner; previews: PreviewService; quota: QuotaGate }) {
-  const registry = createUploadRegistry({ onError: (err) => app.log.warn({ err }, 'expired upload not removed') });
+function tusService(app: FastifyInstance, deps: AppDeps, parts: { gates: GateFactory; hooks: HookRunner; previews: PreviewService; quota: QuotaGate; ephemeral: Ephemeral }) {
+  // Which upload is live, its offset mid-PATCH and its lock are shared (beyond.md §10); the bytes are on the root.
+  const registry = createUploadRegistry({ ephemeral: parts.ephemeral, onError: (err) => app.log.warn({ err }, 'upload registry') });
   app.addHook('onClose', (_instance, done) => {
     registry.close();
     done();
   });
-  return { tus: createTusService({ store: deps.store, ...parts, registry, report: (err) => app.log.warn({ err }, 'after upload') }), registry };
+  const { gates, hooks, previews, quota } = parts;
+  return { tus: createTusService({ store: deps.store, gates, hooks, previews, quota, registry, report: (err) => app.log.warn({ err }, 'after upload') }), registry };
 }
 
 /** WebDAV (beyond.md §1): Basic auth through the sign-in throttle, locks on the shared-ephemeral store, dead properties in the state. */

@@ -30,6 +30,8 @@ export interface ServerConfig {
   trustedProxies: string[];
   /** The database file, so the server never lists, serves or touches it (api.md §14). */
   databasePath: string;
+  /** --database when it is a PostgreSQL URL: the shared ephemerals of several instances live there (beyond.md §10). Never logged. */
+  databaseUrl?: string;
   version: string;
   commit: string;
   /** OpenID Connect sign-in (beyond.md §4.3); absent when --oidc.issuer is empty. */

@@ -67,7 +67,9 @@ export function authenticate(db: Readonly<Database>, src: TokenSource, deps: { s
   const user = db.users.find((u) => u.id === claims.user.id);
   if (!user) throw new AppError('unauthorized');
   const iat = typeof claims.iat === 'number' ? claims.iat : 0;
-  if (user.sessionEpoch > 0 && iat <= user.sessionEpoch) throw new AppError('unauthorized');
+  // The epoch another instance announced counts before this instance's view of the state shows it.
+  const epoch = Math.max(user.sessionEpoch, deps.sessions.epochOf(user.id));
+  if (epoch > 0 && iat <= epoch) throw new AppError('unauthorized');
   // Whole seconds, as upstream: the update's second is after the token's issue second.
   const renew = claims.exp * 1000 - deps.nowMs < RENEW_BEFORE_MS || iat < Math.floor(deps.sessions.updatedAt(user.id) / 1000);
   return { user, claims, renew };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
+import { createMemoryEphemeral } from '../state/ephemeral';
 import { createThrottle, DEFAULT_THROTTLE_LIMITS } from './throttle';
 
 function clock() {
@@ -7,9 +8,9 @@ function clock() {
   return { now: () => t, advance: (ms: number) => (t += ms) };
 }
 
-function retryAfter(fn: () => void): string | undefined {
+async function retryAfter(fn: () => Promise<void>): Promise<string | undefined> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     if (err instanceof AppError && err.status === 429) return err.headers['retry-after'];
     throw err;
@@ -18,40 +19,40 @@ function retryAfter(fn: () => void): string | undefined {
 }
 
 describe('throttle', () => {
-  it('locks a pair after 5 failures until the 15-minute window ends', () => {
+  it('locks a pair after 5 failures until the 15-minute window ends', async () => {
     const c = clock();
-    const t = createThrottle(DEFAULT_THROTTLE_LIMITS, c.now);
-    for (let i = 0; i < 4; i++) t.fail('1.1.1.1', 'alice');
-    expect(retryAfter(() => t.check('1.1.1.1', 'alice'))).toBeUndefined();
-    t.fail('1.1.1.1', 'alice');
-    expect(retryAfter(() => t.check('1.1.1.1', 'alice'))).toBe('900');
-    expect(retryAfter(() => t.check('1.1.1.1', 'bob'))).toBeUndefined();
-    expect(retryAfter(() => t.check('2.2.2.2', 'alice'))).toBeUndefined();
+    const t = createThrottle({ windows: createMemoryEphemeral({ now: c.now, sweepMs: 0 }) });
+    for (let i = 0; i < 4; i++) await t.fail('1.1.1.1', 'alice');
+    expect(await retryAfter(() => t.check('1.1.1.1', 'alice'))).toBeUndefined();
+    await t.fail('1.1.1.1', 'alice');
+    expect(await retryAfter(() => t.check('1.1.1.1', 'alice'))).toBe('900');
+    expect(await retryAfter(() => t.check('1.1.1.1', 'bob'))).toBeUndefined();
+    expect(await retryAfter(() => t.check('2.2.2.2', 'alice'))).toBeUndefined();
     c.advance(600_000);
-    expect(retryAfter(() => t.check('1.1.1.1', 'alice'))).toBe('300');
+    expect(await retryAfter(() => t.check('1.1.1.1', 'alice'))).toBe('300');
     c.advance(300_000);
-    expect(retryAfter(() => t.check('1.1.1.1', 'alice'))).toBeUndefined();
+    expect(await retryAfter(() => t.check('1.1.1.1', 'alice'))).toBeUndefined();
   });
 
-  it('locks an address after 20 failures over any names, and a success does not reset it', () => {
-    const t = createThrottle(DEFAULT_THROTTLE_LIMITS, clock().now);
-    for (let i = 0; i < 19; i++) t.fail('1.1.1.1', `user${i}`);
-    t.succeed('1.1.1.1', 'user0');
-    expect(retryAfter(() => t.check('1.1.1.1', 'fresh'))).toBeUndefined();
-    t.fail('1.1.1.1', 'another');
-    expect(retryAfter(() => t.check('1.1.1.1', 'fresh'))).toBeDefined();
+  it('locks an address after 20 failures over any names, and a success does not reset it', async () => {
+    const t = createThrottle({ windows: createMemoryEphemeral({ now: clock().now, sweepMs: 0 }) });
+    for (let i = 0; i < 19; i++) await t.fail('1.1.1.1', `user${i}`);
+    await t.succeed('1.1.1.1', 'user0');
+    expect(await retryAfter(() => t.check('1.1.1.1', 'fresh'))).toBeUndefined();
+    await t.fail('1.1.1.1', 'another');
+    expect(await retryAfter(() => t.check('1.1.1.1', 'fresh'))).toBeDefined();
   });
 
-  it('clears a pair on success', () => {
-    const t = createThrottle(DEFAULT_THROTTLE_LIMITS, clock().now);
-    for (let i = 0; i < 4; i++) t.fail('1.1.1.1', 'alice');
-    t.succeed('1.1.1.1', 'alice');
-    t.fail('1.1.1.1', 'alice');
-    expect(retryAfter(() => t.check('1.1.1.1', 'alice'))).toBeUndefined();
+  it('clears a pair on success', async () => {
+    const t = createThrottle({ windows: createMemoryEphemeral({ now: clock().now, sweepMs: 0 }) });
+    for (let i = 0; i < 4; i++) await t.fail('1.1.1.1', 'alice');
+    await t.succeed('1.1.1.1', 'alice');
+    await t.fail('1.1.1.1', 'alice');
+    expect(await retryAfter(() => t.check('1.1.1.1', 'alice'))).toBeUndefined();
   });
 
   it('guard counts only the listed failures and refuses even a correct attempt during a lockout', async () => {
-    const t = createThrottle({ ...DEFAULT_THROTTLE_LIMITS, perPair: 2 }, clock().now);
+    const t = createThrottle({ limits: { ...DEFAULT_THROTTLE_LIMITS, perPair: 2 }, windows: createMemoryEphemeral({ now: clock().now, sweepMs: 0 }) });
     const key = { address: '1.1.1.1', name: 'alice' };
     await expect(t.guard(key, () => Promise.reject(new AppError('not_found')))).rejects.toThrow();
     await expect(t.guard(key, () => Promise.reject(new AppError('unauthorized')))).rejects.toThrow();
@@ -59,10 +60,19 @@ describe('throttle', () => {
     await expect(t.guard(key, () => Promise.resolve('ok'))).rejects.toMatchObject({ code: 'too_many_requests' });
   });
 
-  it('keeps at most maxEntries windows', () => {
-    const t = createThrottle({ ...DEFAULT_THROTTLE_LIMITS, maxEntries: 10, perPair: 1 }, clock().now);
-    for (let i = 0; i < 50; i++) t.fail(`10.0.0.${i}`, 'x');
-    expect(retryAfter(() => t.check('10.0.0.49', 'x'))).toBeDefined();
-    expect(retryAfter(() => t.check('10.0.0.0', 'x'))).toBeUndefined();
+  it('keeps at most the windows its in-process store keeps (maxWindows), the newest', async () => {
+    const t = createThrottle({ limits: { ...DEFAULT_THROTTLE_LIMITS, perPair: 1 }, windows: createMemoryEphemeral({ now: clock().now, sweepMs: 0, maxWindows: 10 }) });
+    for (let i = 0; i < 50; i++) await t.fail(`10.0.0.${i}`, 'x');
+    expect(await retryAfter(() => t.check('10.0.0.49', 'x'))).toBeDefined();
+    expect(await retryAfter(() => t.check('10.0.0.0', 'x'))).toBeUndefined();
+  });
+
+  it('counts the failures seen by every throttle on one shared store (several instances)', async () => {
+    const shared = createMemoryEphemeral({ sweepMs: 0 });
+    const [a, b, c] = [createThrottle({ windows: shared }), createThrottle({ windows: shared }), createThrottle({ windows: shared })];
+    for (const node of [a, b, c, a, b]) await node.fail('1.1.1.1', 'Alice');
+    for (const node of [a, b, c]) expect(await retryAfter(() => node.check('1.1.1.1', 'alice'))).toBeDefined();
+    await a.succeed('1.1.1.1', 'alice');
+    expect(await retryAfter(() => c.check('1.1.1.1', 'alice'))).toBeUndefined();
   });
 });

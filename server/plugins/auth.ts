@@ -45,7 +45,7 @@ function apiTokenOf(request: FastifyRequest): string | undefined {
 /** Signs a request in with API token `raw`: its owner with the token's rights, or 401 (counted by the throttle). */
 async function signInWithApiToken(request: FastifyRequest, raw: string, opts: AuthPluginOptions & { apiTokens: ApiTokenAuth }): Promise<void> {
   const address = opts.apiTokens.addressOf(request);
-  opts.apiTokens.throttle.check(address, API_TOKEN_NAME);
+  await opts.apiTokens.throttle.check(address, API_TOKEN_NAME);
   const now = opts.now ?? Date.now;
   let found = verifyApiToken(opts.store, raw, now());
   if (!found) {
@@ -54,7 +54,7 @@ async function signInWithApiToken(request: FastifyRequest, raw: string, opts: Au
     found = verifyApiToken(opts.store, raw, now());
   }
   if (!found) {
-    opts.apiTokens.throttle.fail(address, API_TOKEN_NAME);
+    await opts.apiTokens.throttle.fail(address, API_TOKEN_NAME);
     throw new AppError('unauthorized');
   }
   request.user = { ...structuredClone(found.user), perm: found.perm };

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Ephemeral } from './ephemeral';
+import type { Ephemeral, RateWindow } from './ephemeral';
 
 export interface PgEphemeralOptions {
   /** `postgres://user:password@host:port/db` */
@@ -36,6 +36,20 @@ const NOW_MS = '(extract(epoch from now()) * 1000)::bigint';
 /** The advisory lock that serialises creating the tables when instances start together. */
 const CREATE_LOCK = lockKey('filemgr:create-ephemeral-schema');
 
+/** Keys up to this many bytes, without NUL, are stored as they are. */
+const MAX_PLAIN_KEY = 1000;
+
+/**
+ * The key as stored: PostgreSQL text holds no NUL and a btree entry at most ~2.7 kB, so a key with
+ * a NUL or longer than MAX_PLAIN_KEY bytes (a deep real path, say) is its first 200 characters
+ * (NULs replaced) and a hash of the whole: still unique, still under the prefixes callers list by
+ * (`list` answers the stored key: callers that list read the values).
+ */
+function storedKey(key: string): string {
+  if (!key.includes('\0') && Buffer.byteLength(key) <= MAX_PLAIN_KEY) return key;
+  return `${key.slice(0, 200).replaceAll('\0', '\u2400')}#${createHash('sha256').update(key).digest('hex')}`;
+}
+
 /** A lock name as the signed 64-bit key `pg_advisory_lock` takes (as text: pg's int8). */
 export function lockKey(name: string): string {
   return createHash('sha256').update(name).digest().readBigInt64BE(0).toString();
@@ -48,6 +62,8 @@ class PgEphemeral implements Ephemeral {
   private readonly onError: (error: Error) => void;
   private ready: Promise<void> | undefined;
   private closed = false;
+  /** The last holder (or waiter) of each lock name on this instance. */
+  private readonly queued = new Map<string, Promise<void>>();
 
   constructor(private readonly options: PgEphemeralOptions) {
     this.schema = options.schema ?? DEFAULT_SCHEMA;
@@ -70,7 +86,7 @@ class PgEphemeral implements Ephemeral {
            ON CONFLICT (key) DO UPDATE SET value = counters.value + 1 WHERE counters.value < $2::float8
            RETURNING value`
         : `UPDATE ${this.t('counters')} SET value = value + 1 WHERE key = $1 AND value < $2::float8 RETURNING value`,
-      [key, limit],
+      [storedKey(key), limit],
     );
     return rows[0] ? Number(rows[0].value) : null;
   }
@@ -79,13 +95,13 @@ class PgEphemeral implements Ephemeral {
     const rows = await this.query<{ value: string }>(
       `INSERT INTO ${this.t('counters')} (key, value) VALUES ($1, $2)
        ON CONFLICT (key) DO UPDATE SET value = counters.value + excluded.value RETURNING value`,
-      [key, delta],
+      [storedKey(key), delta],
     );
     return Number(rows[0]?.value ?? 0);
   }
 
   async count(key: string): Promise<number> {
-    const rows = await this.query<{ value: string }>(`SELECT value FROM ${this.t('counters')} WHERE key = $1`, [key]);
+    const rows = await this.query<{ value: string }>(`SELECT value FROM ${this.t('counters')} WHERE key = $1`, [storedKey(key)]);
     return Number(rows[0]?.value ?? 0);
   }
 
@@ -96,15 +112,29 @@ class PgEphemeral implements Ephemeral {
          started = CASE WHEN ${NOW_MS} - windows.started >= $2::float8 THEN ${NOW_MS} ELSE windows.started END,
          count = CASE WHEN ${NOW_MS} - windows.started >= $2::float8 THEN 1 ELSE windows.count + 1 END
        RETURNING count`,
-      [key, windowMs],
+      [storedKey(key), windowMs],
     );
     return rows[0]?.count ?? 1;
+  }
+
+  async peekWindow(key: string, windowMs: number): Promise<RateWindow | undefined> {
+    const rows = await this.query<{ count: number; ends: string }>(
+      `SELECT count, started + $2::bigint - ${NOW_MS} AS ends FROM ${this.t('windows')}
+       WHERE key = $1 AND ${NOW_MS} - started < $2::bigint`,
+      [storedKey(key), Math.round(windowMs)],
+    );
+    const row = rows[0];
+    return row ? { count: row.count, endsInMs: Number(row.ends) } : undefined;
+  }
+
+  async clearWindow(key: string): Promise<void> {
+    await this.query(`DELETE FROM ${this.t('windows')} WHERE key = $1`, [storedKey(key)]);
   }
 
   async get<T>(key: string): Promise<T | undefined> {
     const rows = await this.query<{ value: string }>(
       `SELECT value FROM ${this.t('records')} WHERE key = $1 AND ${this.live()}`,
-      [key],
+      [storedKey(key)],
     );
     return rows[0] ? (JSON.parse(rows[0].value) as T) : undefined;
   }
@@ -114,23 +144,42 @@ class PgEphemeral implements Ephemeral {
       `INSERT INTO ${this.t('records')} (key, value, expires)
        VALUES ($1, $2, CASE WHEN $3::bigint IS NULL THEN NULL ELSE ${NOW_MS} + $3::bigint END)
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires = excluded.expires`,
-      [key, JSON.stringify(value) ?? 'null', ttlMs === undefined ? null : Math.round(ttlMs)],
+      [storedKey(key), JSON.stringify(value) ?? 'null', ttlMs === undefined ? null : Math.round(ttlMs)],
     );
   }
 
   async delete(key: string): Promise<void> {
-    await this.query(`DELETE FROM ${this.t('records')} WHERE key = $1`, [key]);
+    await this.query(`DELETE FROM ${this.t('records')} WHERE key = $1`, [storedKey(key)]);
   }
 
   async list<T>(prefix: string): Promise<Array<{ key: string; value: T }>> {
     const rows = await this.query<{ key: string; value: string }>(
       `SELECT key, value FROM ${this.t('records')} WHERE starts_with(key, $1) AND ${this.live()}`,
-      [prefix],
+      // A NUL cannot be sent; stored keys hold U+2400 in its place.
+      [prefix.replaceAll('\0', '\u2400')],
     );
     return rows.map((r) => ({ key: r.key, value: JSON.parse(r.value) as T }));
   }
 
   async withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    // Holders of one name on this instance queue here first, so one connection per name and
+    // instance waits in the database, not one per request (a busy WebDAV mutex, racing PATCHes).
+    const previous = this.queued.get(name) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.queued.set(name, tail);
+    await previous;
+    try {
+      return await this.databaseLock(name, fn);
+    } finally {
+      release();
+      if (this.queued.get(name) === tail) this.queued.delete(name);
+    }
+  }
+
+  private async databaseLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
     this.assertOpen();
     // A connection of its own: waiters must never take the pool's connections from a holder
     // whose `fn` queries the store (that would deadlock once the pool is full of waiters).

@@ -120,6 +120,45 @@ describe.each([memory, postgresql])('the shared-ephemeral store ($name)', (backe
     expect(await a.hit('sign-in:ann', 60_000)).toBe(4);
   });
 
+  it('shows a window without counting in it, and closes it on request on either node', async () => {
+    const [a, b] = backend.nodes();
+    expect(await a.peekWindow('fail:ann', 60_000)).toBeUndefined();
+    await a.hit('fail:ann', 60_000);
+    await b.hit('fail:ann', 60_000);
+    const seen = await b.peekWindow('fail:ann', 60_000);
+    expect(seen?.count).toBe(2);
+    expect(seen?.endsInMs).toBeGreaterThan(0);
+    expect(seen?.endsInMs).toBeLessThanOrEqual(60_000);
+    expect((await a.peekWindow('fail:ann', 60_000))?.count).toBe(2);
+    await b.clearWindow('fail:ann');
+    await a.clearWindow('fail:never');
+    expect(await a.peekWindow('fail:ann', 60_000)).toBeUndefined();
+    expect(await a.hit('fail:ann', 60_000)).toBe(1);
+    await a.hit('brief', 200);
+    await sleep(400);
+    expect(await b.peekWindow('brief', 200)).toBeUndefined();
+  });
+
+  it('takes keys of any length and with NUL characters (a deep path, a name from a client)', async () => {
+    const [a, b] = backend.nodes();
+    const deep = `reserve:${'/very-long-folder-name'.repeat(300)}`;
+    const other = `${deep}/x`;
+    await a.put(deep, 1, 60_000);
+    await a.put(other, 2, 60_000);
+    expect(await b.get(deep)).toBe(1);
+    expect(await b.get(other)).toBe(2);
+    expect((await b.list<number>('reserve:')).map((r) => r.value).sort()).toEqual([1, 2]);
+    await b.delete(deep);
+    expect(await a.get(deep)).toBeUndefined();
+    const nul = 'throttle:\u0000api-token';
+    expect(await a.hit(nul, 60_000)).toBe(1);
+    expect(await b.hit(nul, 60_000)).toBe(2);
+    expect(await a.hit('throttle:', 60_000)).toBe(1);
+    expect((await b.peekWindow(nul, 60_000))?.count).toBe(2);
+    expect(await a.incrementIfBelow(deep, 1)).toBe(1);
+    expect(await b.incrementIfBelow(deep, 1)).toBeNull();
+  });
+
   it('hands back copies of records, lists them by prefix and deletes them', async () => {
     const [a, b] = backend.nodes();
     const value = { owner: 'ann', depth: 0, tags: ['x'] };
@@ -242,6 +281,26 @@ describe('the shared-ephemeral store on PostgreSQL only', () => {
     expect(await b.withLock('tus:dead', () => Promise.resolve('b got it'))).toBe('b got it');
     stuck.open();
     expect(await holderA).toBe('a finished anyway');
+  });
+
+  it('queues the holders of one name on one instance first: one connection waits in the database', async () => {
+    const [a, b] = postgresql.nodes();
+    const entered = gate();
+    const release = gate();
+    const holder = b.withLock('busy', async () => {
+      entered.open();
+      await release.opened;
+    });
+    await entered.opened;
+    const waiters = Array.from({ length: 5 }, (_, i) => a.withLock('busy', () => Promise.resolve(i)));
+    const db = await admin();
+    const waiting = async () => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0]?.n);
+    await expect.poll(waiting, { timeout: 5000, interval: 20 }).toBe(1);
+    await sleep(200);
+    expect(await waiting()).toBe(1);
+    release.open();
+    await holder;
+    expect(await Promise.all(waiters)).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('sweeps expired records and keeps the live ones', async () => {

@@ -19,6 +19,21 @@ describe('the in-process shared-ephemeral store', () => {
     expect(await store.hit('k', 60_000)).toBe(1);
   });
 
+  it('keeps at most maxWindows windows, dropping ended ones first, then the oldest', async () => {
+    let t = 0;
+    const store = createMemoryEphemeral({ now: () => t, sweepMs: 0, maxWindows: 3 });
+    await store.hit('short', 10);
+    await store.hit('a', 60_000);
+    await store.hit('b', 60_000);
+    t = 20;
+    await store.hit('c', 60_000);
+    expect(await store.peekWindow('a', 60_000)).toBeDefined();
+    await store.hit('d', 60_000);
+    expect(await store.peekWindow('a', 60_000)).toBeUndefined();
+    expect((await store.peekWindow('d', 60_000))?.count).toBe(1);
+    expect(await store.peekWindow('b', 60_000)).toEqual({ count: 1, endsInMs: 59_980 });
+  });
+
   it('hands back copies of records, lists them by prefix and forgets them when they expire', async () => {
     let t = 0;
     const store = createMemoryEphemeral({ now: () => t, sweepMs: 0 });

@@ -23,6 +23,13 @@ export interface Ephemeral {
    * answers the number of events in the current window, this one included (rate limits).
    */
   hit(key: string, windowMs: number): Promise<number>;
+  /**
+   * The current window of `key` without counting an event: its events so far and the
+   * milliseconds until it ends; undefined when no window of `windowMs` is open.
+   */
+  peekWindow(key: string, windowMs: number): Promise<RateWindow | undefined>;
+  /** Closes the window of `key`: the next `hit` starts a new one at 1. */
+  clearWindow(key: string): Promise<void>;
   /** The record stored under `key`, or undefined when absent or expired. */
   get<T>(key: string): Promise<T | undefined>;
   /** Stores a JSON-serialisable record under `key`; it expires after `ttlMs` when given. */
@@ -40,6 +47,13 @@ export interface Ephemeral {
   close(): Promise<void>;
 }
 
+/** An open rate window as `peekWindow` answers it. */
+export interface RateWindow {
+  count: number;
+  /** Milliseconds until the window ends (more than 0). */
+  endsInMs: number;
+}
+
 interface Entry {
   /** A deep copy, as a database would hand back: callers never share an object. */
   json: string;
@@ -49,6 +63,8 @@ interface Entry {
 interface Window {
   start: number;
   count: number;
+  /** The length of the window, so a sweep knows which have ended. */
+  windowMs: number;
 }
 
 /** Options of the in-process store; `now` lets tests move the clock. */
@@ -56,11 +72,16 @@ export interface MemoryEphemeralOptions {
   now?: () => number;
   /** How often expired records and windows are swept (ms); 0 turns the sweep off. */
   sweepMs?: number;
+  /**
+   * Rate windows kept at most (an address-spraying client must not grow memory without end):
+   * ended ones are dropped first, then the oldest. Default 100 000.
+   */
+  maxWindows?: number;
 }
 
 /** The in-process shared-ephemeral store of a single instance. */
 export function createMemoryEphemeral(options: MemoryEphemeralOptions = {}): Ephemeral {
-  return new MemoryEphemeral(options.now ?? Date.now, options.sweepMs ?? 60_000);
+  return new MemoryEphemeral(options.now ?? Date.now, options.sweepMs ?? 60_000, options.maxWindows ?? 100_000);
 }
 
 class MemoryEphemeral implements Ephemeral {
@@ -70,7 +91,11 @@ class MemoryEphemeral implements Ephemeral {
   private readonly locks = new Map<string, Promise<void>>();
   private readonly timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly now: () => number, sweepMs: number) {
+  constructor(
+    private readonly now: () => number,
+    sweepMs: number,
+    private readonly maxWindows: number,
+  ) {
     this.timer = sweepMs > 0 ? setInterval(() => this.sweep(), sweepMs) : undefined;
     this.timer?.unref();
   }
@@ -96,11 +121,24 @@ class MemoryEphemeral implements Ephemeral {
     const t = this.now();
     const w = this.windows.get(key);
     if (!w || t - w.start >= windowMs) {
-      this.windows.set(key, { start: t, count: 1 });
+      this.windows.delete(key);
+      this.makeRoomForWindow();
+      this.windows.set(key, { start: t, count: 1, windowMs });
       return Promise.resolve(1);
     }
     w.count++;
     return Promise.resolve(w.count);
+  }
+
+  peekWindow(key: string, windowMs: number): Promise<RateWindow | undefined> {
+    const w = this.windows.get(key);
+    const endsInMs = w ? w.start + windowMs - this.now() : 0;
+    return Promise.resolve(w && endsInMs > 0 ? { count: w.count, endsInMs } : undefined);
+  }
+
+  clearWindow(key: string): Promise<void> {
+    this.windows.delete(key);
+    return Promise.resolve();
   }
 
   get<T>(key: string): Promise<T | undefined> {
@@ -158,10 +196,21 @@ class MemoryEphemeral implements Ephemeral {
     return entry;
   }
 
+  /** Below `maxWindows`: ended windows go first, then the oldest (a Map iterates oldest first). */
+  private makeRoomForWindow(): void {
+    if (this.windows.size < this.maxWindows) return;
+    const t = this.now();
+    for (const [key, w] of this.windows) if (t - w.start >= w.windowMs) this.windows.delete(key);
+    for (const key of this.windows.keys()) {
+      if (this.windows.size < this.maxWindows) break;
+      this.windows.delete(key);
+    }
+  }
+
   private sweep(): void {
     const t = this.now();
     for (const [key, entry] of this.records) if (entry.expires <= t) this.records.delete(key);
-    for (const [key, w] of this.windows) if (t - w.start >= WINDOW_KEEP_MS) this.windows.delete(key);
+    for (const [key, w] of this.windows) if (t - w.start >= Math.min(w.windowMs, WINDOW_KEEP_MS)) this.windows.delete(key);
   }
 }
 

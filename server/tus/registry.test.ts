@@ -1,12 +1,19 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryEphemeral } from '../state/ephemeral';
 import { createUploadRegistry, type UploadOwner, type UploadRegistry } from './registry';
 
 const TTL = 120;
 const MODES = { fileMode: 0o640, dirMode: 0o750 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
 
 let dir: string;
 let registry: UploadRegistry;
@@ -127,5 +134,99 @@ describe('the upload registry', () => {
     } finally {
       restarted.close();
     }
+  });
+
+  describe('shared by two instances (one shared-ephemeral store, one root)', () => {
+    const pair = () => {
+      const shared = createMemoryEphemeral({ sweepMs: 0 });
+      return { shared, a: createUploadRegistry({ ttlMs: 60_000, ephemeral: shared }), b: createUploadRegistry({ ttlMs: 60_000, ephemeral: shared }) };
+    };
+
+    it('lets the other instance find, resume and finish an upload, after which neither knows it', async () => {
+      const { a, b } = pair();
+      const made = await a.create(owner('a.bin'), { length: 6, ...MODES });
+      const there = await b.find(owner('a.bin'));
+      expect(there).toMatchObject({ id: made.id, temp: made.temp, length: 6 });
+      await writeFile(made.temp, 'abc');
+      expect(await b.offset(there!)).toBe(3);
+      // As a completed upload: the file moved into place, then the upload finished.
+      await b.exclusive(there!, async () => {
+        await rename(made.temp, made.target);
+        await b.finish(there!);
+      });
+      expect(there?.gone).toBe(true);
+      expect(await a.find(owner('a.bin'))).toBeUndefined();
+      expect(made.gone).toBe(true);
+      a.close();
+      b.close();
+    });
+
+    it('answers 404 on one instance for an upload the other replaced', async () => {
+      const { a, b } = pair();
+      const first = await a.create(owner('a.bin'), { length: 5, ...MODES });
+      const second = await b.create(owner('a.bin'), { length: 5, ...MODES });
+      expect(second.id).not.toBe(first.id);
+      await expect(a.exclusive(first, () => Promise.resolve('written'))).rejects.toMatchObject({ code: 'not_found' });
+      expect((await a.find(owner('a.bin')))?.id).toBe(second.id);
+      a.close();
+      b.close();
+    });
+
+    it('tells the other instance the offset a running PATCH has made durable so far, until it ends', async () => {
+      const { a, b } = pair();
+      const made = await a.create(owner('a.bin'), { length: 10, ...MODES });
+      const there = await b.find(owner('a.bin'));
+      let durable = 0;
+      const finished = gate();
+      const patching = a.exclusive(made, async () => {
+        a.writing(made, () => durable);
+        await writeFile(made.temp, 'abcdefg');
+        durable = 6;
+        await finished.opened;
+        a.writing(made, undefined);
+      });
+      await expect.poll(() => b.offset(there!), { timeout: 5000, interval: 50 }).toBe(6);
+      finished.open();
+      await patching;
+      expect(await b.offset(there!)).toBe(7);
+      a.close();
+      b.close();
+    });
+
+    it('ends a PATCH running on one instance when the other aborts the upload', async () => {
+      const { a, b } = pair();
+      const made = await a.create(owner('a.bin'), { length: 10, ...MODES });
+      const there = await b.find(owner('a.bin'));
+      const entered = gate();
+      const patching = a.exclusive(made, (signal) => {
+        a.writing(made, () => 0);
+        entered.open();
+        // A stalled body: only the signal ends it.
+        return new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve('interrupted')));
+      });
+      await entered.opened;
+      b.interrupt(there!);
+      await b.exclusive(there!, () => b.abort(there!));
+      expect(await patching).toBe('interrupted');
+      expect(await readdir(dir)).toEqual([]);
+      expect(await a.find(owner('a.bin'))).toBeUndefined();
+      a.close();
+      b.close();
+    });
+
+    it('cuts the file back to what a holder that died mid-write had made durable, and tells that offset meanwhile', async () => {
+      const { shared, a, b } = pair();
+      const made = await a.create(owner('a.bin'), { length: 10, ...MODES });
+      // The other instance wrote 8 bytes, had said 4 were durable, and died holding no lock any more.
+      await writeFile(made.temp, 'abcdefgh');
+      await shared.put(`tus:${made.key}`, { id: made.id, target: made.target, temp: made.temp, length: 10, writing: { durable: 4 } });
+      const there = await b.find(owner('a.bin'));
+      expect(await b.offset(there!)).toBe(4);
+      await b.exclusive(there!, () => Promise.resolve());
+      expect(await readFile(made.temp, 'utf8')).toBe('abcd');
+      expect(await b.offset(there!)).toBe(4);
+      a.close();
+      b.close();
+    });
   });
 });

@@ -50,6 +50,13 @@ function lengthIn(name: string, key: string): number | undefined {
   return Number.isSafeInteger(length) ? length : undefined;
 }
 
+/** The upload key in the name of a tus temporary file, or undefined for any other file. */
+export function keyOfTemp(path: string): string | undefined {
+  const name = basename(path);
+  if (!name.startsWith(TUS_PREFIX)) return undefined;
+  return NAME.exec(name.slice(TUS_PREFIX.length))?.[1];
+}
+
 /**
  * Looks for the temporary file of `key` beside `target` (a directory read: only needed when the
  * upload is not in memory, i.e. after a restart). Undefined when there is none or the folder is gone.

@@ -10,7 +10,7 @@ import { noAssets } from '../../server/lib/assets';
 import { emptyDatabase } from '../../server/state/initial';
 import type { Permissions, Settings, UserRecord } from '../../server/state/schema';
 import type { Store } from '../../server/state/store';
-import { testStore } from './test-database';
+import { testStoreAt } from './test-database';
 import { makeTree, type Tree } from './tree';
 
 /** The admin every test app starts with (id 1, scope '/', every permission). */
@@ -65,8 +65,8 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const root = await makeTree(opts.tree ?? {});
   const db = emptyDatabase();
   opts.settings?.(db.settings);
-  const store = await testStore(db);
-  const config = defaultServerConfig({ root, ...opts.config });
+  const { store, url } = await testStoreAt(db);
+  const config = defaultServerConfig({ root, ...(url === undefined ? {} : { databaseUrl: url }), ...opts.config });
   const addUser = (fields: TestUserFields): Promise<UserRecord> =>
     store.update((d) => {
       const id = d.nextUserId++;

@@ -44,12 +44,20 @@ async function prepared(cluster: TestPostgres): Promise<string> {
 
 /** A store holding `db`: memory, or a new PostgreSQL database (see testDatabaseKind). */
 export async function testStore(db: Database): Promise<Store> {
-  if (testDatabaseKind() === 'memory') return memoryStore(db);
+  return (await testStoreAt(db)).store;
+}
+
+/**
+ * testStore and, on PostgreSQL, the database's URL: the app then keeps its shared-ephemeral store
+ * and epoch channel there too (config.databaseUrl), as an instance started on that URL would.
+ */
+export async function testStoreAt(db: Database): Promise<{ store: Store; url?: string }> {
+  if (testDatabaseKind() === 'memory') return { store: memoryStore(db) };
   server ??= startPostgres();
   const cluster = await server;
   const url = await (spare ?? prepared(cluster));
   spare = prepared(cluster);
   // A test file that ends before using it leaves it to the server's stop.
   spare.catch(() => undefined);
-  return (await openPgStore(url, { init: () => structuredClone(db), poolSize: 3 })).store;
+  return { store: (await openPgStore(url, { init: () => structuredClone(db), poolSize: 3 })).store, url };
 }

@@ -79,6 +79,6 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     },
     signup: (attempt) => (passwordsOff(deps.config, 'json') ? Promise.reject(PASSWORDS_OFF) : recordSignIn({ record: deps.activity, store: deps.store }, { action: 'signup', method: 'json', attempt }, () => signup(ctx, attempt))),
     renew: issue,
-    endSessions: (id) => endSessions(deps.store, id, now()),
+    endSessions: (id) => endSessions({ store: deps.store, sessions: deps.sessions }, id, now()),
   };
 }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../errors';
 import type { Permissions } from '../../state/schema';
 import { createThrottle } from '../../lib/throttle';
+import { createMemoryEphemeral } from '../../state/ephemeral';
 import bcrypt from 'bcryptjs';
 import { buildTestApp, defaultPasswordOf, TEST_ADMIN, type TestApp } from '../../../tests/support/test-app';
 import { createBasicAuth } from './auth';
@@ -54,7 +55,7 @@ describe('WebDAV sign-in', () => {
   it('forgets a verified password when it changes', async () => {
     t = await buildTestApp();
     const store = t.store;
-    const auth = createBasicAuth({ store, throttle: createThrottle() });
+    const auth = createBasicAuth({ store, throttle: createThrottle({ windows: createMemoryEphemeral({ sweepMs: 0 }) }) });
     await expect(auth.authenticateBasic(TEST_ADMIN.username, TEST_ADMIN.password)).resolves.toMatchObject({ id: 1 });
     const hash = bcrypt.hashSync('another-Pa55word', 4);
     await store.update((db) => {

@@ -146,17 +146,17 @@ async function finishFlow(ctx: FlowContext, req: BrowserRequest, query: Callback
   const { deps } = ctx;
   const flow = openFlow(cookieValue(req.cookie, FLOW_COOKIE), deps.store.data().settings.key, ctx.now());
   try {
-    deps.throttle.check(req.address, '');
+    await deps.throttle.check(req.address, '');
     if (!flow || !query.state || !sameText(query.state, flow.state)) throw new OidcFailure('state', flow ? 'the state is not this browser\'s' : 'no flow cookie (expired, or another browser)');
     if (!(await markFlowUsed(deps.ephemeral, flow.state, FLOW_TTL_MS))) throw new OidcFailure('code', 'this callback was already used');
     if (query.error !== undefined) throw new OidcFailure('denied', `the provider answered ${query.error}`);
     const { user, ...answer } = await signIn(ctx, flow, query.raw);
-    deps.throttle.succeed(req.address, '');
+    await deps.throttle.succeed(req.address, '');
     deps.record?.({ action: 'login', user, address: req.address, detail: 'oidc', result: 'ok', status: 200 });
     return answer;
   } catch (err) {
     const failure = failureOf(err);
-    if (COUNTED.has(failure.reason)) deps.throttle.fail(req.address, '');
+    if (COUNTED.has(failure.reason)) await deps.throttle.fail(req.address, '');
     deps.record?.({ action: 'login', address: req.address, detail: `oidc: ${failure.reason}`, result: 'failed', status: 401 });
     return toLogin(ctx, req, withTarget(failure, flow?.redirect));
   }

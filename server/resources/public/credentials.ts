@@ -50,7 +50,7 @@ export async function checkCredentials(throttle: Throttle, link: ShareRecord, cr
   if (!link.password_hash) return;
   const key = { address: creds.address, name: link.hash };
   if (!creds.token && !creds.password) {
-    throttle.check(key.address, key.name);
+    await throttle.check(key.address, key.name);
     throw new AppError('unauthorized');
   }
   await throttle.guard(key, () => verify(link, creds), ['unauthorized']);

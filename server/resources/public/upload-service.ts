@@ -9,7 +9,7 @@ import { discardFile, lstatOrNull } from '../../fs/write';
 import type { Target } from '../../fs/scope';
 import { hookContext } from '../../hooks/context';
 import { createModes } from '../../state/modes';
-import { appendBody, sizeOf } from '../../tus/append';
+import { appendBody } from '../../tus/append';
 import { isOffsetContentType, parseUploadLength, parseUploadOffset } from '../../tus/protocol';
 import type { Upload, UploadOwner } from '../../tus/registry';
 import type { ShareCredentials } from './credentials';
@@ -149,7 +149,7 @@ async function locate(deps: UploadLinkDeps, req: TusFollowUp): Promise<Located &
 /** The last byte is there: the file gets its name, the link counts it, then the `upload` hooks. */
 async function completeTus(deps: UploadLinkDeps, at: { open: OpenUploadLink; target: Target; upload: Upload }): Promise<string> {
   const placed = await placeTemp(deps, at.open, { temp: at.upload.temp, target: at.target });
-  deps.registry.finish(at.upload);
+  await deps.registry.finish(at.upload);
   await deps.counters.countUpload(at.open.hash);
   const ctx = hookContext(at.open.gate, at.open.owner, { file: placed });
   await deps.hooks.around('upload', ctx, () => Promise.resolve()).catch((err: unknown) => deps.report?.(err));
@@ -160,7 +160,7 @@ async function completeTus(deps: UploadLinkDeps, at: { open: OpenUploadLink; tar
 async function tusStatus(deps: UploadLinkDeps, req: TusFollowUp): Promise<{ offset: number; length: number }> {
   const at = await locate(deps, req);
   const { upload } = at;
-  const offset = upload.durable ? upload.durable() : await sizeOf(upload.temp);
+  const offset = await deps.registry.offset(upload);
   if (offset < upload.length) return { offset, length: upload.length };
   await deps.registry.exclusive(upload, () => completeTus(deps, at));
   return { offset, length: upload.length };
@@ -174,10 +174,10 @@ async function tusAppend(deps: UploadLinkDeps, req: TusAppend): Promise<{ offset
   const { upload } = at;
   return deps.registry.exclusive(upload, async (signal) => {
     if (offset > upload.length) throw new AppError('bad_request', `upload offset ${offset} exceeds declared length ${upload.length}`);
-    const watch = (durable: () => number): void => void (upload.durable = durable);
+    const watch = (durable: () => number): void => deps.registry.writing(upload, durable);
     const spec = { offset, room: upload.length - offset, signal, watch, ...(req.contentLength === undefined ? {} : { declared: req.contentLength }) };
     const reach = { user: at.open.owner, real: '', reach: offset + Math.min(req.contentLength ?? Infinity, upload.length - offset) };
-    const written = await appendUnderQuota(deps.quota, reach, () => appendBody(upload.temp, spec, req.body).finally(() => (upload.durable = undefined)));
+    const written = await appendUnderQuota(deps.quota, reach, () => appendBody(upload.temp, spec, req.body).finally(() => deps.registry.writing(upload, undefined)));
     const reached = offset + written;
     if (reached < upload.length) return { offset: reached };
     return { offset: reached, name: await completeTus(deps, at) };

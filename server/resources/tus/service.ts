@@ -9,7 +9,7 @@ import type { HookRunner } from '../../hooks/hooks';
 import { createModes } from '../../state/modes';
 import type { UserRecord } from '../../state/schema';
 import type { Store } from '../../state/store';
-import { appendBody, sizeOf } from '../../tus/append';
+import { appendBody } from '../../tus/append';
 import { isOffsetContentType, parseUploadLength, parseUploadOffset } from '../../tus/protocol';
 import type { Upload, UploadOwner, UploadRegistry } from '../../tus/registry';
 import { appendUnderQuota, checkRoom, type QuotaGate } from '../../quota/admit';
@@ -74,7 +74,7 @@ async function found(deps: TusDeps, owner: UploadOwner): Promise<Upload> {
 async function complete(deps: TusDeps, user: UserRecord, done: { upload: Upload; at: Located }): Promise<void> {
   const { upload, at } = done;
   await renameIntoPlace(upload.temp, upload.target);
-  deps.registry.finish(upload);
+  await deps.registry.finish(upload);
   await deps.previews?.invalidate(at.target.lexical).catch((err: unknown) => deps.report?.(err));
   const ctx = hookContext(at.gate, user, { file: at.target });
   await deps.hooks.around('upload', ctx, () => Promise.resolve()).catch((err: unknown) => deps.report?.(err));
@@ -101,7 +101,7 @@ async function uploadStatus(deps: TusDeps, user: UserRecord, raw: string): Promi
   if (!user.perm.create) throw new AppError('forbidden');
   const at = await locate(deps, user, raw);
   const upload = await found(deps, at.owner);
-  const offset = upload.durable ? upload.durable() : await sizeOf(upload.temp);
+  const offset = await deps.registry.offset(upload);
   if (offset < upload.length) return { offset, length: upload.length };
   // Every byte there but not yet in place: a restart came between the last write and the rename.
   return deps.registry.exclusive(upload, async () => {
@@ -119,10 +119,10 @@ async function appendUpload(deps: TusDeps, user: UserRecord, req: AppendRequest)
   const upload = await found(deps, at.owner);
   return deps.registry.exclusive(upload, async (signal) => {
     if (offset > upload.length) throw new AppError('bad_request', `upload offset ${offset} exceeds declared length ${upload.length}`);
-    const watch = (durable: () => number): void => void (upload.durable = durable);
+    const watch = (durable: () => number): void => deps.registry.writing(upload, durable);
     const spec = { offset, room: upload.length - offset, signal, watch, ...(req.contentLength === undefined ? {} : { declared: req.contentLength }) };
     const reach = { user, real: at.target.resolved, reach: offset + Math.min(req.contentLength ?? Infinity, upload.length - offset) };
-    const written = await appendUnderQuota(deps.quota, reach, () => appendBody(upload.temp, spec, req.body).finally(() => (upload.durable = undefined)));
+    const written = await appendUnderQuota(deps.quota, reach, () => appendBody(upload.temp, spec, req.body).finally(() => deps.registry.writing(upload, undefined)));
     const reached = offset + written;
     if (reached === upload.length) await complete(deps, user, { upload, at });
     return { offset: reached, length: upload.length };

@@ -58,13 +58,17 @@ async function checkCurrentPassword(ctx: Ctx, caller: UserRecord, given: string 
 
 /** Saves `next` in place of its record: unique non-empty name, renew hint for older tokens. */
 async function save(ctx: Ctx, next: UserRecord): Promise<void> {
-  await ctx.store.update((db) => {
+  const moved = await ctx.store.update((db) => {
     const i = db.users.findIndex((u) => u.id === next.id);
     if (i < 0) throw new AppError('not_found');
     assertUsernameFree(db, next.username, next.id);
+    const before = db.users[i]?.sessionEpoch;
     db.users[i] = normalizeUser(next);
+    return before !== next.sessionEpoch;
   });
   ctx.sessions.markUpdated(next.id, ctx.now());
+  // A new password ended older sessions: every instance hears it (beyond.md §10).
+  if (moved) await ctx.sessions.revoked(next.id, next.sessionEpoch);
 }
 
 async function create(ctx: Ctx, caller: UserRecord, env: UserEnvelope | undefined): Promise<number> {
@@ -168,6 +172,6 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
     create: (caller, env) => create(ctx, caller, env),
     update: (caller, id, env) => update(ctx, caller, { id, env }),
     remove: (caller, id, body) => remove(ctx, caller, { id, body }),
-    endSessions: (id) => endSessions(store, id, ctx.now()),
+    endSessions: (id) => endSessions({ store, sessions: ctx.sessions }, id, ctx.now()),
   };
 }

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { archiveBenchmark } from './archive';
+import { clusterBenchmark } from './cluster';
 import { davBenchmark } from './dav';
 import { browserUploadBenchmark } from './browser-upload';
 import { downloadBenchmark } from './download';
@@ -38,6 +39,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   memoryBenchmark,
   trashBenchmark,
   davBenchmark,
+  clusterBenchmark,
   quotaBenchmark,
   indexMemoryBenchmark,
 ];

@@ -55,7 +55,7 @@ export async function startBenchServer(config: Partial<ServerConfig>): Promise<B
   return { ...info, stop: () => stopChild(child) };
 }
 
-function firstLine(child: ChildProcess): Promise<string> {
+export function firstLine(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (l) => resolve(l));
@@ -63,7 +63,7 @@ function firstLine(child: ChildProcess): Promise<string> {
   });
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import type pg from 'pg';
 import { writeFileAtomic } from '../state/atomic-file';
 import { STATE_SCHEMA } from '../state/pg-schema';
+import { inTransaction } from '../state/pg-transaction';
 import { parseEntry, type ActivityEntry } from './entry';
 
 /** Where an activity log lives: beside the database file, or in a PostgreSQL store's pool. */
@@ -43,19 +44,11 @@ export async function replaceActivity(place: ActivityPlace, entries: ActivityEnt
     await writeFileAtomic(`${place.file}.activity.jsonl`, entries.map((e) => `${JSON.stringify(e)}\n`).join(''), 0o600);
     return;
   }
-  const client = await place.pool.connect();
-  try {
-    await client.query('BEGIN');
+  await inTransaction(place.pool, async (client) => {
     await client.query(`DELETE FROM ${T}`);
     for (let i = 0; i < entries.length; i += BATCH) {
       const batch = entries.slice(i, i + BATCH).map((e) => JSON.stringify(e));
       await client.query(`INSERT INTO ${T} (at, entry) SELECT (e->>'time')::timestamptz, e FROM unnest($1::jsonb[]) WITH ORDINALITY AS t(e, n) ORDER BY n`, [batch]);
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

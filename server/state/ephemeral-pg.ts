@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Ephemeral, RateWindow } from './ephemeral';
+import { inTransaction } from './pg-transaction';
 
 export interface PgEphemeralOptions {
   /** `postgres://user:password@host:port/db` */
@@ -234,10 +235,8 @@ class PgEphemeral implements Ephemeral {
     return this.ready;
   }
 
-  private async createTables(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+  private createTables(): Promise<void> {
+    return inTransaction(this.pool, async (client) => {
       // Two instances starting together would both try CREATE ... IF NOT EXISTS and one fail.
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [CREATE_LOCK]);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
@@ -248,14 +247,9 @@ class PgEphemeral implements Ephemeral {
       await client.query(
         `CREATE TABLE IF NOT EXISTS ${this.t('records')} (key text COLLATE "C" PRIMARY KEY, value text NOT NULL, expires bigint)`,
       );
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
+
 
   /** A table of this store's schema. */
   private t(table: 'counters' | 'windows' | 'records'): string {

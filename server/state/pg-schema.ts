@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { StateError } from './migrations';
+import { inTransaction } from './pg-transaction';
 
 /** The schema that holds the state tables. */
 export const STATE_SCHEMA = 'filemgr_state';
@@ -70,9 +71,7 @@ async function versionOf(client: pg.PoolClient): Promise<number> {
  * a newer filemgr.
  */
 export async function migrateSchema(pool: pg.Pool, where: string): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATE_LOCK]);
     const found = await versionOf(client);
     if (found > PG_SCHEMA_VERSION) {
@@ -80,12 +79,6 @@ export async function migrateSchema(pool: pg.Pool, where: string): Promise<numbe
     }
     for (let v = found; v < PG_SCHEMA_VERSION; v++) await client.query(MIGRATIONS[v] ?? '');
     if (found !== PG_SCHEMA_VERSION) await client.query(`UPDATE ${S}.schema_version SET version = $1`, [PG_SCHEMA_VERSION]);
-    await client.query('COMMIT');
     return found;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

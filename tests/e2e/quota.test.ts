@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from './support/files';
 import { launchBrowser, screenshot, shutDown, startServer, type BrowserHandle, type ServerHandle } from './support/harness';
-import { shootLooks } from './support/looks';
+import { LOOKS, shootLooks } from './support/looks';
 import { apiAs, signIn, watchProblems, type ApiClient } from './support/session';
 import { createUserByApi, errorNotices, strongPassword, type StoredUser } from './support/settings';
 import { uploadFiles } from './support/upload';
@@ -16,12 +16,6 @@ const USER = { username: 'quinn', password: strongPassword('quinn') };
 /** The textbox's and the toggle's names in the locales looked at. */
 const NAMES = { en: { quota: 'Quota', toggle: 'Toggle sidebar' }, ar: { quota: 'الحصة', toggle: 'إظهار الشريط الجانبي أو إخفاؤه' } } as const;
 
-const LOOKS = [
-  { size: 'desktop', width: 1280, height: 800, theme: 'light' },
-  { size: 'desktop', width: 1280, height: 800, theme: 'dark' },
-  { size: 'phone', width: 390, height: 844, theme: 'light' },
-  { size: 'phone', width: 390, height: 844, theme: 'dark' },
-] as const;
 
 /** Waits until the usage bar stays put (the phone's drawer slides in). */
 async function settled(page: Page): Promise<void> {

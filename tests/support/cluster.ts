@@ -2,11 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcryptjs';
+import { freePort } from '../../build/free-port';
 import { startPostgres, type TestPostgres } from './postgres';
 import { writeTree, type Tree } from './tree';
 
@@ -202,18 +202,6 @@ async function startNginx(dir: string, nodes: ClusterNode[]): Promise<{ url: str
     }
   }
   throw new Error(lastError);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A test process that ends without stop() (a crash, a timeout) still leaves nothing running. */

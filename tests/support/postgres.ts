@@ -2,10 +2,10 @@ import { execFile, execFileSync, spawn, type ExecFileOptions } from 'node:child_
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { appendFile, chown, mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from '../../build/free-port';
 import { afterAll, beforeAll } from 'vitest';
 
 /**
@@ -172,18 +172,6 @@ async function startServer(layout: Layout): Promise<number> {
     }
   }
   throw lastError instanceof Error ? lastError : new Error('PostgreSQL did not start');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function createDatabase(url: string, name: string): Promise<void> {

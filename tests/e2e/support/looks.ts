@@ -4,7 +4,7 @@ import { updateAdmin } from './files';
 import type { ApiClient } from './session';
 
 /** The sizes and themes every changed screen is looked at in (1280x800 desktop, 390x844 phone). */
-const LOOKS = [
+export const LOOKS = [
   { size: 'desktop', width: 1280, height: 800, theme: 'light' },
   { size: 'desktop', width: 1280, height: 800, theme: 'dark' },
   { size: 'phone', width: 390, height: 844, theme: 'light' },

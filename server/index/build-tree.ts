@@ -11,7 +11,7 @@
  * in temporary files (in memory they added 45 MB in the last seconds of the build).
  */
 import { lstatSync, opendirSync, renameSync, rmSync, type Dir, type Dirent } from 'node:fs';
-import { createTables, finishBuild, kindOf, KIND, micros, openIndexDb, ROOT_ID } from './index-db';
+import { createTables, finishBuild, kindOf, KIND, mtimeTicks, openIndexDb, ROOT_ID } from './index-db';
 import type { BuildRequest, BuildResult } from './build-protocol';
 
 const BATCH = 20_000;
@@ -51,7 +51,7 @@ export function buildIndexFile(req: BuildRequest): BuildResult {
   const insert = db.prepare('INSERT INTO entries (id, parent, name, kind, size, mtime) VALUES (?, ?, ?, ?, ?, ?)');
   const skip = new Set(req.skip);
   const rootStat = lstatSync(req.root, { bigint: true });
-  insert.run(ROOT_ID, 0, '', KIND.dir, 0, micros(rootStat.mtimeNs));
+  insert.run(ROOT_ID, 0, '', KIND.dir, 0, mtimeTicks(rootStat.mtimeNs));
   const stack: { id: number; real: string }[] = [{ id: ROOT_ID, real: req.root }];
   let nextId = ROOT_ID + 1;
   let inBatch = 0;
@@ -64,7 +64,7 @@ export function buildIndexFile(req: BuildRequest): BuildResult {
       if (!stats) return;
       const kind = kindOf(stats);
       const id = nextId++;
-      insert.run(id, dir.id, name, kind, kind === KIND.file ? Number(stats.size) : 0, micros(stats.mtimeNs));
+      insert.run(id, dir.id, name, kind, kind === KIND.file ? Number(stats.size) : 0, mtimeTicks(stats.mtimeNs));
       if (kind === KIND.dir) stack.push({ id, real });
       if (++inBatch >= BATCH) {
         db.exec('COMMIT; BEGIN');

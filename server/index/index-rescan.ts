@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import type { DatabaseSync } from 'node:sqlite';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { KIND, micros, ROOT_ID } from './index-db';
+import { KIND, mtimeTicks, ROOT_ID } from './index-db';
 import { PathsBelow, type IndexReader } from './index-query';
 import type { IndexWriter } from './index-writer';
 
@@ -14,7 +14,7 @@ async function rescanFolder(writer: IndexWriter, row: { id: number; mtime: numbe
     await writer.look(real);
     return false;
   }
-  if (micros(stats.mtimeNs) === row.mtime) return false;
+  if (mtimeTicks(stats.mtimeNs) === row.mtime) return false;
   writer.touch(row.id, stats);
   await writer.reconcile(row.id, real, false);
   return true;

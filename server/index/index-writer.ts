@@ -1,7 +1,7 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { kindOf, KIND, micros, type EntryRow, type Kind } from './index-db';
+import { kindOf, KIND, mtimeTicks, type EntryRow, type Kind } from './index-db';
 import type { TreeChange } from '../fs/changes';
 import type { IndexReader } from './index-query';
 
@@ -127,11 +127,11 @@ export class IndexWriter {
     return this.transaction(() => {
       const row = known === undefined ? (this.named.get(parent, name) as { id: number; kind: Kind } | undefined) : known;
       if (row && row.kind === kind) {
-        this.update.run(kind, size, micros(stats.mtimeNs), row.id);
+        this.update.run(kind, size, mtimeTicks(stats.mtimeNs), row.id);
         return row.id;
       }
       if (row) this.remove.run(row.id);
-      return Number(this.insert.run(parent, name, kind, size, micros(stats.mtimeNs)).lastInsertRowid);
+      return Number(this.insert.run(parent, name, kind, size, mtimeTicks(stats.mtimeNs)).lastInsertRowid);
     });
   }
 
@@ -164,7 +164,7 @@ export class IndexWriter {
 
   /** Updates a folder's own time after a rescan read it. */
   touch(id: number, stats: BigIntStats): void {
-    this.update.run(KIND.dir, 0, micros(stats.mtimeNs), id);
+    this.update.run(KIND.dir, 0, mtimeTicks(stats.mtimeNs), id);
   }
 
   private transaction<T>(fn: () => T): T {

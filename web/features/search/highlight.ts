@@ -1,3 +1,5 @@
+import { parseSearchQuery } from '@contract/search-query';
+
 /** A run of a result's path: matched by the query (shown in a <mark>) or not. */
 export interface Piece {
   text: string;
@@ -10,19 +12,11 @@ interface Terms {
   terms: string[];
 }
 
-// The grammar of api.md §3.14, as server/search/query.ts parses it (the web cannot import the
-// server): `case:` tokens and `type:<word>` conditions are not text, so they are never marked.
-const TYPE_TOKEN = /type:(\w+)/g;
-
 /** The terms of a search query that a result's name is matched against (api.md §3.14). */
 export function termsOf(query: string): Terms {
-  const caseSensitive = query.includes('case:sensitive');
-  let text = query.replaceAll('case:insensitive', '').replaceAll('case:sensitive', '').replace(TYPE_TOKEN, '').trim();
-  if (!caseSensitive) text = text.toLowerCase();
-  const quoted = text.length >= 2 && text.startsWith('"') && text.endsWith('"');
+  const { caseSensitive, terms } = parseSearchQuery(query);
   // An empty term matches every name: there is nothing in particular to mark for it.
-  const terms = (quoted ? [text.slice(1, -1)] : text.split(' ')).filter((term) => term !== '');
-  return { caseSensitive, terms };
+  return { caseSensitive, terms: terms.filter((term) => term !== '') };
 }
 
 /**

@@ -14,6 +14,14 @@ export interface BuildLayout {
   serverEntry: string;
   /** The output directory. */
   dist: string;
+  /** Lazily loaded screens whose chunks index.html preloads on their routes (web-bundle.ts). */
+  screens: readonly ScreenModule[];
+}
+
+/** A lazily imported screen module and the routes (below the base URL) that open it. */
+export interface ScreenModule {
+  module: string;
+  routes: readonly string[];
 }
 
 /** The layout of `npm run build` in the repository at `root`. */
@@ -26,6 +34,13 @@ export function repoLayout(repoRoot: string): BuildLayout {
     webPublic: join(root, 'web/public'),
     serverEntry: join(root, 'cli/main.ts'),
     dist: join(root, 'dist'),
+    // The screens a first visit lands on: the files (also at the bare base URL, which goes there),
+    // a share link, the sign-in page.
+    screens: [
+      { module: join(root, 'web/screens/files-screen.tsx'), routes: ['/', '/files'] },
+      { module: join(root, 'web/features/share-page/share-page.tsx'), routes: ['/share'] },
+      { module: join(root, 'web/features/login/login-page.tsx'), routes: ['/login'] },
+    ],
   };
 }
 

@@ -16,7 +16,7 @@ async function build() {
     'web/img/logo.svg': `<svg xmlns="http://www.w3.org/2000/svg">${'<g/>'.repeat(100)}</svg>`,
     'web/img/photo.png': Buffer.from(JS),
   });
-  const manifest = await precompressWeb(join(dist, 'web'), { js: 'assets/main-ABCD1234.js', css: null, preload: [] });
+  const manifest = await precompressWeb(join(dist, 'web'), { js: 'assets/main-ABCD1234.js', css: null, preload: [], screens: [{ routes: ['/files'], chunks: ['assets/chunks/tiny-EF56.js'] }] });
   return { dist, manifest, file: (path: string) => manifest.files.find((f) => f.path === path) };
 }
 

@@ -52,7 +52,7 @@ async function describe(webDir: string, path: string): Promise<WebFile> {
 export async function precompressWeb(webDir: string, entry: WebEntry): Promise<WebManifest> {
   const paths = await listFiles(webDir);
   const files = await Promise.all(paths.map((path) => describe(webDir, path)));
-  const manifest: WebManifest = { version: 1, entry: { js: entry.js, css: entry.css }, files };
+  const manifest: WebManifest = { version: 1, entry: { js: entry.js, css: entry.css }, files, screens: entry.screens };
   await writeFile(join(webDir, '..', WEB_MANIFEST_KEY), `${JSON.stringify(manifest, null, 1)}\n`);
   return manifest;
 }

@@ -3,8 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTree, type Tree } from '../tests/support/tree';
 import { compileIndex } from '../server/plugins/web-assets/index-template';
-import { repoLayout } from './layout';
+import { repoLayout as realLayout, type BuildLayout } from './layout';
 import { bundleWeb, copyPublic, renderIndex, webOutDir } from './web-bundle';
+
+/** The repository layout of a test tree, without the real app's screens (tests name their own). */
+function repoLayout(root: string, screens: BuildLayout['screens'] = []): BuildLayout {
+  return { ...realLayout(root), screens };
+}
 
 const TEMPLATE = '<html><head><title>[{[ Title ]}]</title><!-- filemgr:entry --></head><body></body></html>';
 
@@ -46,6 +51,31 @@ describe('the web bundle', () => {
     expect(readFileSync(join(webOutDir(layout), entry.preload[0] ?? ''), 'utf8')).toContain('shared');
   });
 
+  it('lists, per screen, its lazy chunk and the static imports the entry does not already preload', async () => {
+    // main -> shared; screen (lazy) -> shared + own; other (lazy) is no screen of the table.
+    const root = await makeTree({
+      ...APP,
+      'web/main.tsx': 'import { shared } from "./shared";\nshared();\nvoid import("./screen").then((m) => m.show());\nvoid import("./other");\n',
+      'web/screen.ts': 'import { shared } from "./shared";\nimport { own } from "./own";\nexport function show() { shared(); own(); }\n',
+      'web/other.ts': 'import { own } from "./own";\nown();\n',
+      'web/own.ts': 'export function own() { console.log("own"); }\n',
+      'web/shared.ts': 'export function shared() { console.log("shared"); }\n',
+    });
+    const entry = await bundleWeb(repoLayout(root, [{ module: join(root, 'web/screen.ts'), routes: ['/files'] }]));
+    expect(entry.screens).toHaveLength(1);
+    const [screen] = entry.screens;
+    expect(screen?.routes).toEqual(['/files']);
+    expect(screen?.chunks[0]).toMatch(/^assets\/chunks\/screen-[A-Z0-9]{8}\.js$/);
+    expect(screen?.chunks).toHaveLength(2);
+    expect(readFileSync(join(webOutDir(repoLayout(root)), screen?.chunks[1] ?? ''), 'utf8')).toContain('"own"');
+    expect(screen?.chunks.some((c) => entry.preload.includes(c))).toBe(false);
+  });
+
+  it('fails when a listed screen is not a chunk of its own', async () => {
+    const root = await makeTree(APP);
+    await expect(bundleWeb(repoLayout(root, [{ module: join(root, 'web/main.css'), routes: ['/x'] }]))).rejects.toThrow('no chunk of its own for web/main.css');
+  });
+
   it('copies web/public verbatim and refuses a public assets/ folder', async () => {
     const layout = repoLayout(await makeTree(APP));
     await copyPublic(layout);
@@ -61,7 +91,8 @@ describe('the web bundle', () => {
     expect(html).toContain('<link rel="stylesheet" href="[{[ StaticURL ]}]/assets/main-BBBB.css">');
     expect(html).toContain('<script type="module" src="[{[ StaticURL ]}]/assets/main-AAAA.js"></script>');
     expect(html).toContain('<link rel="modulepreload" href="[{[ StaticURL ]}]/assets/chunks/chunk-CCCC.js">');
-    expect(compileIndex(html)({ Title: 'T', Color: '', StaticURL: '/s', Nonce: '', Json: '', ReCaptcha: '', CustomCSS: '' })).toContain('<title>T</title>');
+    expect(html.indexOf('[{[ Preload ]}]')).toBeGreaterThan(html.indexOf('chunk-CCCC.js'));
+    expect(compileIndex(html)({ Title: 'T', Color: '', StaticURL: '/s', Nonce: '', Json: '', Preload: '<link rel="modulepreload" href="/s/p.js">', ReCaptcha: '', CustomCSS: '' })).toContain('<title>T</title>');
   });
 
   it.each([

@@ -35,6 +35,10 @@ function memoryAssets(extra: Record<string, Buffer> = {}): AssetSource {
       webFile('img/logo.svg', 'image/svg+xml', { hashed: false, variants: [] }),
       webFile('img/icons/favicon.png', 'image/png', { hashed: false, variants: [] }),
     ],
+    screens: [
+      { routes: ['/', '/files'], chunks: ['assets/chunks/files-screen-AAAA1111.js', 'assets/chunks/chunk-BBBB2222.js'] },
+      { routes: ['/share'], chunks: ['assets/chunks/share-page-CCCC3333.js'] },
+    ],
   };
   const template = renderEntry(readFileSync(join(__dirname, '../../web/index.html'), 'utf8'), manifest.entry);
   const files: Record<string, Buffer> = {
@@ -330,6 +334,22 @@ describe('the SPA index', () => {
     expect(html).toContain('src="/fb/static/assets/main-AB12CD34.js"');
     expect(html).toContain('href="/fb/static/img/icons/favicon.svg"');
     expect(pageConfigOf(html)).toMatchObject({ BaseURL: '/fb', StaticURL: '/fb/static' });
+  });
+
+  it.each([
+    ['/fb/', ['files-screen-AAAA1111', 'chunk-BBBB2222']],
+    ['/fb/files', ['files-screen-AAAA1111', 'chunk-BBBB2222']],
+    ['/fb/files/docs/?sort=name', ['files-screen-AAAA1111', 'chunk-BBBB2222']],
+    ['/fb/share/abc', ['share-page-CCCC3333']],
+    ['/fb/filesystem', []],
+    ['/fb/settings/global', []],
+  ])('preloads the chunks of the screen %s opens, after the entry', async (url, chunks) => {
+    const { app } = await setup({ config: { baseURL: '/fb' } });
+    const html = (await app.inject({ url })).body;
+    const preloaded = [...html.matchAll(/<link rel="modulepreload" href="\/fb\/static\/assets\/chunks\/([\w-]+)\.js">/g)].map((m) => m[1]);
+    expect(preloaded).toEqual(chunks);
+    if (chunks.length > 0) expect(html.indexOf('modulepreload')).toBeGreaterThan(html.indexOf('main-AB12CD34.js'));
+    expect(html).not.toContain('[{[');
   });
 
   it('loads the reCAPTCHA script and allows its host when key and secret are set', async () => {

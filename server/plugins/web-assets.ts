@@ -9,7 +9,8 @@ import { readBrandingFile, hasCustomCss, usableBrandingDir, type BrandingFile } 
 import { contentTypeOf } from './web-assets/content-types';
 import { indexCsp } from './web-assets/csp';
 import { compileIndex, escapeHtml, type IndexValues } from './web-assets/index-template';
-import { INDEX_TEMPLATE_KEY, WEB_MANIFEST_KEY, parseWebManifest, webAssetKey, type WebFile } from './web-assets/manifest';
+import { INDEX_TEMPLATE_KEY, WEB_MANIFEST_KEY, parseWebManifest, webAssetKey, type ScreenPreload, type WebFile } from './web-assets/manifest';
+import { screenPreloadTags } from './web-assets/screen-preload';
 import { etagMatches, pickEncoding } from './web-assets/negotiate';
 import { buildPageConfig, pageConfigJson } from './web-assets/page-config';
 
@@ -28,6 +29,7 @@ export interface WebAssets {
 
 interface WebBundle {
   files: ReadonlyMap<string, WebFile>;
+  screens: readonly ScreenPreload[];
   render: ((values: IndexValues) => string) | undefined;
 }
 
@@ -40,8 +42,9 @@ const DEFAULT_COLOR = '#2979ff';
 function loadBundle(assets: AssetSource): WebBundle {
   const manifest = assets.read(WEB_MANIFEST_KEY);
   const template = assets.read(INDEX_TEMPLATE_KEY);
-  const files = new Map((manifest ? parseWebManifest(manifest).files : []).map((f) => [f.path, f] as const));
-  return { files, render: template ? compileIndex(template.toString('utf8')) : undefined };
+  const parsed = manifest ? parseWebManifest(manifest) : undefined;
+  const files = new Map((parsed?.files ?? []).map((f) => [f.path, f] as const));
+  return { files, screens: parsed?.screens ?? [], render: template ? compileIndex(template.toString('utf8')) : undefined };
 }
 
 /** A path below /static/ that names a file: no empty, `.` or `..` segment, no trailing slash. */
@@ -102,7 +105,7 @@ function staticRoutes(deps: WebAssetsDeps, bundle: WebBundle) {
   };
 }
 
-async function indexValues(deps: WebAssetsDeps, nonce: string): Promise<{ values: IndexValues; recaptchaHost?: string }> {
+async function indexValues(deps: WebAssetsDeps, nonce: string, preload: (staticURL: string) => string): Promise<{ values: IndexValues; recaptchaHost?: string }> {
   const { settings, auther } = deps.store.data();
   const dir = await usableBrandingDir(settings.branding.files, deps.config.root);
   const page = buildPageConfig({ settings, auther, config: deps.config, hasCustomCss: await hasCustomCss(dir) });
@@ -114,6 +117,7 @@ async function indexValues(deps: WebAssetsDeps, nonce: string): Promise<{ values
     StaticURL: staticURL,
     Nonce: nonce,
     Json: pageConfigJson(page),
+    Preload: preload(staticURL),
     ReCaptcha: recaptchaHost
       ? `<script nonce="${nonce}" src="${escapeHtml(recaptchaHost)}/recaptcha/api.js?render=explicit" async defer></script>`
       : '',
@@ -123,11 +127,11 @@ async function indexValues(deps: WebAssetsDeps, nonce: string): Promise<{ values
 }
 
 function indexSender(deps: WebAssetsDeps, bundle: WebBundle): WebAssets['sendIndex'] {
-  return async (_request, reply) => {
+  return async (request, reply) => {
     const { render } = bundle;
     if (!render) return reply.code(404).headers(statusBodyHeaders).send(statusBody(404));
     const nonce = randomBytes(16).toString('base64');
-    const { values, recaptchaHost } = await indexValues(deps, nonce);
+    const { values, recaptchaHost } = await indexValues(deps, nonce, (staticURL) => screenPreloadTags(bundle.screens, request.url, staticURL));
     return reply
       .code(200)
       .headers({

@@ -8,7 +8,7 @@
 export const ENTRY_MARKER = '<!-- filemgr:entry -->';
 
 /** Every per-request placeholder; the values are inserted verbatim, so each is escaped by its producer. */
-export const PLACEHOLDERS = ['Title', 'Color', 'StaticURL', 'Nonce', 'Json', 'ReCaptcha', 'CustomCSS'] as const;
+export const PLACEHOLDERS = ['Title', 'Color', 'StaticURL', 'Nonce', 'Json', 'Preload', 'ReCaptcha', 'CustomCSS'] as const;
 
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 export type IndexValues = Readonly<Record<Placeholder, string>>;
@@ -45,17 +45,24 @@ export function compileIndex(template: string): (values: IndexValues) => string 
   };
 }
 
+/** One modulepreload link for a chunk (a path below /static/). */
+export function preloadLink(chunk: string, staticURL = '[{[ StaticURL ]}]'): string {
+  return `<link rel="modulepreload" href="${staticURL}/${chunk}">`;
+}
+
 /**
  * Renders the build-time part: the entry stylesheet (when there is one), the module script and a
  * modulepreload link for each chunk the script imports statically, so that they download beside
- * it instead of one level of imports after another.
+ * it instead of one level of imports after another; then the per-request `Preload` hole, where
+ * the server lists the chunks of the screen the address opens (see WebManifest.screens).
  */
 export function renderEntry(template: string, entry: { js: string; css: string | null; preload?: readonly string[] }): string {
   if (!template.includes(ENTRY_MARKER)) throw new Error(`web/index.html lacks the marker ${ENTRY_MARKER}`);
   const tags = [
     entry.css ? `<link rel="stylesheet" href="[{[ StaticURL ]}]/${entry.css}">` : '',
     `<script type="module" src="[{[ StaticURL ]}]/${entry.js}"></script>`,
-    ...(entry.preload ?? []).map((chunk) => `<link rel="modulepreload" href="[{[ StaticURL ]}]/${chunk}">`),
+    ...(entry.preload ?? []).map((chunk) => preloadLink(chunk)),
+    '[{[ Preload ]}]',
   ].filter(Boolean);
   return template.replace(ENTRY_MARKER, tags.join('\n    '));
 }

@@ -17,11 +17,23 @@ export interface WebFile {
   variants: Encoding[];
 }
 
+/**
+ * A lazily loaded screen whose code the index page preloads when the address opens it: the
+ * screen's chunk and every chunk it imports statically that the entry does not already preload.
+ */
+export interface ScreenPreload {
+  /** Routes below the base URL, e.g. `/files`: each matches itself and everything below it. */
+  routes: string[];
+  chunks: string[];
+}
+
 export interface WebManifest {
   version: 1;
   /** The entry script and stylesheet the index page loads (paths as in `files`). */
   entry: { js: string; css: string | null };
   files: WebFile[];
+  /** Absent in manifests of older builds: nothing extra is preloaded. */
+  screens?: ScreenPreload[];
 }
 
 /** Asset key of the web manifest. */

@@ -2,7 +2,7 @@ import type { AppDeps } from './app';
 import type { FastifyInstance } from 'fastify';
 import { createSessionTracker } from './accounts/sessions';
 import { createThrottle, type Throttle } from './lib/throttle';
-import { watchIdleMemory } from './lib/idle-memory';
+import { watchIdleMemory, type IdleMemory } from './lib/idle-memory';
 import { releaseKeptChunks } from './http/chunk-pool';
 import { registerTokens } from './plugins/tokens';
 import { createAuthService } from './resources/auth/service';
@@ -64,8 +64,10 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const activityLog = activityLogOf(app, deps);
   const { sessions, throttle, tokens, auth, users, settings } = await accountServices(app, deps, { activityLog, ephemeral, epochs });
   const gates = await createGateFactory(deps.config);
+  // Downloads keep read buffers for the next ones, an index build leaves garbage: both go when idle.
+  const idle = giveMemoryBackWhenIdle(app);
   const raw = rawService(app, deps, gates);
-  const index = await searchIndex(app, deps);
+  const index = await searchIndex(app, deps, idle);
   const search = createSearchService({ gates, store: deps.store, index });
   const quota = await composeQuota({ store: deps.store, gates, ephemeral, index, root: deps.config.root, cacheDir: deps.config.cacheDir });
   app.addHook('onClose', (_instance, done) => {
@@ -134,7 +136,7 @@ function oidcService(app: FastifyInstance, deps: AppDeps, parts: AccountParts & 
  * The search index of beyond.md §7 when --indexInterval is not 0: built by a worker after the
  * start, told of every change made through filemgr (fs/changes.ts), closed with the app.
  */
-async function searchIndex(app: FastifyInstance, deps: AppDeps): Promise<SearchIndex | undefined> {
+async function searchIndex(app: FastifyInstance, deps: AppDeps, idle: IdleMemory): Promise<SearchIndex | undefined> {
   const { config } = deps;
   if (config.indexInterval <= 0) return undefined;
   const root = await realpath(config.root).catch(() => null);
@@ -148,6 +150,8 @@ async function searchIndex(app: FastifyInstance, deps: AppDeps): Promise<SearchI
     // The cache and the recycle bin are the server's own: never searched, never indexed.
     skip: [...(cache ? [cache] : []), join(root, TRASH_DIR)],
     log: { info: (message) => app.log.info(message), warn: (err, message) => app.log.warn({ err }, message) },
+    // The build's garbage (and a finished worker's pooled pages) goes once the server is idle.
+    onBuilt: () => idle.afterWork(),
   });
   const unwatch = watchTreeChanges((change) => index.changed(change));
   app.addHook('onClose', async () => {
@@ -158,12 +162,13 @@ async function searchIndex(app: FastifyInstance, deps: AppDeps): Promise<SearchI
 }
 
 /** After a burst of requests, memory goes back to the system once the server is idle (lib/idle-memory.ts). */
-function giveMemoryBackWhenIdle(app: FastifyInstance): void {
+function giveMemoryBackWhenIdle(app: FastifyInstance): IdleMemory {
   const idle = watchIdleMemory(app.server, { idleMs: 3000, growthBytes: 24 * 2 ** 20, release: [releaseKeptChunks] });
   app.addHook('onClose', (_instance, done) => {
     idle.close();
     done();
   });
+  return idle;
 }
 
 /** Tokens (@fastify/jwt), sign-in, users and settings; one throttle for every password check (api.md §14). */
@@ -187,8 +192,6 @@ async function accountServices(app: FastifyInstance, deps: AppDeps, parts: { act
 function rawService(app: FastifyInstance, deps: AppDeps, gates: GateFactory): RawService {
   // A reader worker left waiting for the next archive (archive/worker-spawn.ts) ends with the server.
   app.addHook('onClose', async () => closeIdleArchiveWorkers());
-  // Downloads keep read buffers for the next ones: they are dropped when the server goes idle.
-  giveMemoryBackWhenIdle(app);
   return createRawService({ gates, store: deps.store, workerSource: archiveWorkerSource(deps.assets) });
 }
 

@@ -46,7 +46,7 @@ export function buildIndexFile(req: BuildRequest): BuildResult {
   rmSync(partial, { force: true });
   rmSync(`${partial}-wal`, { force: true });
   const db = openIndexDb(partial);
-  db.exec('PRAGMA temp_store = FILE');
+  db.exec('PRAGMA temp_store = FILE; PRAGMA cache_size = -256');
   createTables(db);
   const insert = db.prepare('INSERT INTO entries (id, parent, name, kind, size, mtime) VALUES (?, ?, ?, ?, ?, ?)');
   const skip = new Set(req.skip);

@@ -78,6 +78,28 @@ describe('watchIdleMemory', () => {
     idle.close();
   });
 
+  it('reclaims idleMs after work outside requests, whatever the growth, and after the requests then under way', () => {
+    vi.useFakeTimers();
+    const { server, begin } = fakeServer();
+    const idle = watchIdleMemory(server, { idleMs: 1000, growthBytes: 50, rss: () => 100, release: [], collect: () => undefined });
+    vi.advanceTimersByTime(1000);
+    expect(idle.reclaims()).toBe(1);
+    // The RSS did not grow by growthBytes: only the work's end makes it reclaim.
+    idle.afterWork();
+    vi.advanceTimersByTime(999);
+    expect(idle.reclaims()).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(idle.reclaims()).toBe(2);
+    const end = begin();
+    idle.afterWork();
+    vi.advanceTimersByTime(5000);
+    expect(idle.reclaims()).toBe(2);
+    end();
+    vi.advanceTimersByTime(1000);
+    expect(idle.reclaims()).toBe(3);
+    idle.close();
+  });
+
   it('stops watching when closed', () => {
     vi.useFakeTimers();
     let rss = 100;

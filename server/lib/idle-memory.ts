@@ -25,6 +25,11 @@ export interface IdleMemoryOptions {
 export interface IdleMemory {
   /** Stops watching (the server closes). */
   close(): void;
+  /**
+   * Work outside any request grew memory (a search index build): reclaim `idleMs` after it, or
+   * after the requests then under way, whatever the growth (as after start-up).
+   */
+  afterWork(): void;
   /** Reclaims done so far (for tests). */
   reclaims(): number;
 }
@@ -56,22 +61,27 @@ export function watchIdleMemory(server: Server, opts: IdleMemoryOptions): IdleMe
     reclaims++;
     baseline = rss();
   };
+  const schedule = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(reclaim, opts.idleMs);
+    timer.unref();
+  };
   const onRequest = (_req: unknown, res: NodeJS.EventEmitter): void => {
     active++;
     if (timer) clearTimeout(timer);
     timer = undefined;
     res.once('close', () => {
       active--;
-      if (active > 0) return;
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(reclaim, opts.idleMs);
-      timer.unref();
+      if (active === 0) schedule();
     });
   };
   server.on('request', onRequest);
-  timer = setTimeout(reclaim, opts.idleMs);
-  timer.unref();
+  schedule();
   return {
+    afterWork() {
+      baseline = 0;
+      if (active === 0) schedule();
+    },
     close() {
       server.off('request', onRequest);
       if (timer) clearTimeout(timer);

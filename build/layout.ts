@@ -34,10 +34,10 @@ export function repoLayout(repoRoot: string): BuildLayout {
     webPublic: join(root, 'web/public'),
     serverEntry: join(root, 'cli/main.ts'),
     dist: join(root, 'dist'),
-    // The screens a first visit lands on: the files (also at the bare base URL, which goes there),
-    // a share link, the sign-in page.
+    // The screens a first visit lands on: the files, a share link, the sign-in page. Not the files
+    // at the bare base URL: a signed-out visitor lands there too, and is sent to the sign-in page.
     screens: [
-      { module: join(root, 'web/screens/files-screen.tsx'), routes: ['/', '/files'] },
+      { module: join(root, 'web/screens/files-screen.tsx'), routes: ['/files'] },
       { module: join(root, 'web/features/share-page/share-page.tsx'), routes: ['/share'] },
       { module: join(root, 'web/features/login/login-page.tsx'), routes: ['/login'] },
     ],

@@ -2,7 +2,7 @@
 // server bundle, an asset, with the code cache made by build/warm-up.ts, and runs it as the
 // CommonJS module it was built as. A SEA's `require` loads builtins only, as the bundle expects.
 import { Script } from 'node:vm';
-import { withArenaLimit } from '../server/lib/arena-limit';
+import { withArenaLimit } from './arena-limit';
 
 withArenaLimit();
 import { rawBytes } from '../server/lib/assets';

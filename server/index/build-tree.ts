@@ -39,13 +39,17 @@ function readOrEnd(handle: Dir): Dirent | null {
   }
 }
 
-/** Builds the index file `req.file` from the tree below `req.root` (synchronous: in the worker, or at once for a small tree). */
-export function buildIndexFile(req: BuildRequest): BuildResult {
+/**
+ * The build, one folder per step (synchronous calls between yields): driven to its end at once
+ * by buildIndexFile in the worker, or in slices by buildIndexFileInSlices in the server's thread.
+ */
+function* buildSteps(req: BuildRequest): Generator<void, BuildResult> {
   const started = Date.now();
   const partial = `${req.file}.building`;
   rmSync(partial, { force: true });
   rmSync(`${partial}-wal`, { force: true });
   const db = openIndexDb(partial);
+  // A small page cache: the build writes in order, and its sorts go to temporary files.
   db.exec('PRAGMA temp_store = FILE; PRAGMA cache_size = -256');
   createTables(db);
   const insert = db.prepare('INSERT INTO entries (id, parent, name, kind, size, mtime) VALUES (?, ?, ?, ?, ?, ?)');
@@ -56,28 +60,63 @@ export function buildIndexFile(req: BuildRequest): BuildResult {
   let nextId = ROOT_ID + 1;
   let inBatch = 0;
   db.exec('BEGIN');
-  for (let dir = stack.pop(); dir; dir = stack.pop()) {
-    eachName(dir.real, (name) => {
-      const real = dir.real === '/' ? `/${name}` : `${dir.real}/${name}`;
-      if (skip.has(real)) return;
-      const stats = lstatSync(real, { bigint: true, throwIfNoEntry: false });
-      if (!stats) return;
-      const kind = kindOf(stats);
-      const id = nextId++;
-      insert.run(id, dir.id, name, kind, kind === KIND.file ? Number(stats.size) : 0, mtimeTicks(stats.mtimeNs));
-      if (kind === KIND.dir) stack.push({ id, real });
-      if (++inBatch >= BATCH) {
-        db.exec('COMMIT; BEGIN');
-        inBatch = 0;
-      }
-    });
+  try {
+    for (let dir = stack.pop(); dir; dir = stack.pop()) {
+      eachName(dir.real, (name) => {
+        const real = dir.real === '/' ? `/${name}` : `${dir.real}/${name}`;
+        if (skip.has(real)) return;
+        const stats = lstatSync(real, { bigint: true, throwIfNoEntry: false });
+        if (!stats) return;
+        const kind = kindOf(stats);
+        const id = nextId++;
+        insert.run(id, dir.id, name, kind, kind === KIND.file ? Number(stats.size) : 0, mtimeTicks(stats.mtimeNs));
+        if (kind === KIND.dir) stack.push({ id, real });
+        if (++inBatch >= BATCH) {
+          db.exec('COMMIT; BEGIN');
+          inBatch = 0;
+        }
+      });
+      yield;
+    }
+    db.exec('COMMIT');
+    finishBuild(db, { root: req.root, built: String(Date.now()) });
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  } finally {
+    // A build abandoned half-way (the server closing) leaves only its partial file behind.
+    db.close();
   }
-  db.exec('COMMIT');
-  finishBuild(db, { root: req.root, built: String(Date.now()) });
-  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  db.close();
   rmSync(`${partial}-wal`, { force: true });
   rmSync(`${partial}-shm`, { force: true });
   renameSync(partial, req.file);
   return { entries: nextId - ROOT_ID, ms: Date.now() - started };
+}
+
+/** Builds the index file `req.file` from the tree below `req.root`, synchronously (in the worker). */
+export function buildIndexFile(req: BuildRequest): BuildResult {
+  const steps = buildSteps(req);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same build in the server's thread for a small tree, giving the event loop a turn whenever
+ * a slice has run `sliceMs`: a worker would cost the idle server several MB for good (its
+ * isolate, the code it touched), more than the build itself. Undefined when `aborted` (closing).
+ */
+export async function buildIndexFileInSlices(req: BuildRequest, opts: { sliceMs: number; aborted: () => boolean }): Promise<BuildResult | undefined> {
+  const steps = buildSteps(req);
+  let sliceStart = Date.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (Date.now() - sliceStart < opts.sliceMs) continue;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (opts.aborted()) {
+      steps.return(undefined as never);
+      return undefined;
+    }
+    sliceStart = Date.now();
+  }
 }

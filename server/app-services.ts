@@ -1,6 +1,7 @@
 import type { AppDeps } from './app';
 import type { FastifyInstance } from 'fastify';
 import { createSessionTracker } from './accounts/sessions';
+import { totpStepsOn } from './accounts/totp';
 import { createThrottle, type Throttle } from './lib/throttle';
 import { watchIdleMemory, type IdleMemory } from './lib/idle-memory';
 import { releaseKeptChunks } from './http/chunk-pool';
@@ -90,7 +91,8 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const activity = createActivityService({ log: activityLog });
   // API tokens and two-factor sign-in (beyond.md §4.1, §4.2): state in the store, failures in the one throttle.
   const apiTokens = createTokensService({ store: deps.store });
-  const totp = createTotpService({ store: deps.store, throttle });
+  const totpSteps = totpStepsOn(ephemeral);
+  const totp = createTotpService({ store: deps.store, throttle, totpSteps });
   const dav = davService(deps, { ephemeral, throttle, gates, hooks, raw, previews, trash, quota });
   const oidc = oidcService(app, deps, { ephemeral, sessions, throttle, auth, activityLog });
   return { apiTokens, totp, ephemeral, activityLog, activity, sessions, throttle, tokens, auth, users, settings, gates, raw, search, hooks, preview, subtitle, resources, usage, tus, shares, publicAccess, command, trash, dav, uploadLinks, oidc };
@@ -182,7 +184,7 @@ async function accountServices(app: FastifyInstance, deps: AppDeps, parts: { act
   });
   const throttle = createThrottle({ windows: parts.ephemeral });
   const tokens = await registerTokens(app, deps.store.data().settings.key);
-  const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, tokens, env: deps.env, activity: entryRecorder(activityLog) });
+  const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, totpSteps: totpStepsOn(parts.ephemeral), tokens, env: deps.env, activity: entryRecorder(activityLog) });
   const users = createUsersService({ store: deps.store, config: deps.config, sessions });
   const settings = createSettingsService({ store: deps.store, config: deps.config });
   return { sessions, throttle, tokens, auth, users, settings };

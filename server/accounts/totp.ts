@@ -3,7 +3,9 @@ import type { TOTP } from 'otpauth';
 import { loadLater } from '../lib/load-later';
 import { AppError } from '../errors';
 import type { Database, TotpRecord } from '../state/schema';
+import type { Ephemeral } from '../state/ephemeral';
 import type { Store } from '../state/store';
+import { markTtlMs, usedTotpSteps, type UsedTotpSteps } from './totp-steps';
 import { hashRecoveryCode, newRecoveryCodes, openSecret, sealSecret } from './totp-secret';
 
 // Loaded by the first two-factor setup or check, not at start-up (idle RSS, P2).
@@ -13,6 +15,14 @@ const otpauth = loadLater<typeof OtpAuth>('otpauth', () => require('otpauth'));
 /** RFC 6238 as beyond.md §4.2 fixes it: SHA-1, 6 digits, 30-second steps, one step of drift. */
 const PERIOD = 30;
 const DRIFT = 1;
+
+/** The time step of `nowMs`. */
+const stepAt = (nowMs: number): number => Math.floor(nowMs / 1000 / PERIOD);
+
+/** The store of used steps that `checkSecondFactor` takes, on the shared-ephemeral store. */
+export function totpStepsOn(ephemeral: Ephemeral): UsedTotpSteps {
+  return usedTotpSteps(ephemeral, markTtlMs(PERIOD, DRIFT));
+}
 
 function totpOf(secret: string, label = 'filemgr', issuer = 'filemgr'): TOTP {
   const { Secret, TOTP } = otpauth();
@@ -48,27 +58,17 @@ function acceptedStep(secret: string, code: string, req: { nowMs: number; lastSt
   if (!/^\d{6}$/.test(token)) return null;
   const delta = totpOf(secret).validate({ token, timestamp: req.nowMs, window: DRIFT });
   if (delta === null) return null;
-  const step = Math.floor(req.nowMs / 1000 / PERIOD) + delta;
+  const step = stepAt(req.nowMs) + delta;
   return step > req.lastStep ? step : null;
 }
 
-/**
- * Consumes `code` for `record` inside a state update: a TOTP code (accepted once: its step must be
- * after the last one used) or, when `recovery`, an unused recovery code (removed). False otherwise.
- */
-function consume(db: Database, record: TotpRecord, req: { code: string; nowMs: number; recovery: boolean }): boolean {
+/** Consumes a TOTP `code` for `record` inside a state update (enrolment): its step becomes `lastStep`. */
+function consumeStep(db: Database, record: TotpRecord, req: { code: string; nowMs: number }): boolean {
   const secret = openSecret(db.settings.key, record.secret);
   if (secret === null) return false;
   const step = acceptedStep(secret, req.code, { nowMs: req.nowMs, lastStep: record.lastStep });
-  if (step !== null) {
-    record.lastStep = step;
-    return true;
-  }
-  if (!req.recovery) return false;
-  const hash = hashRecoveryCode(req.code);
-  const at = record.recovery.indexOf(hash);
-  if (at < 0) return false;
-  record.recovery.splice(at, 1);
+  if (step === null) return false;
+  record.lastStep = step;
   return true;
 }
 
@@ -79,7 +79,7 @@ export async function confirmTotp(store: Store, userId: number, req: { code: str
     const record = recordOf(db, userId);
     if (!record) throw new AppError('not_found', 'no two-factor enrolment was started');
     if (record.enabled) throw new AppError('exists', 'two-factor sign-in is already on');
-    if (!consume(db, record, { ...req, recovery: false })) throw new AppError('forbidden');
+    if (!consumeStep(db, record, req)) throw new AppError('forbidden');
     record.enabled = true;
     record.recovery = codes.map(hashRecoveryCode);
   });
@@ -88,20 +88,35 @@ export async function confirmTotp(store: Store, userId: number, req: { code: str
 
 /**
  * Checks the second factor of a sign-in: true when the user has none on or `code` is a fresh TOTP
- * code or an unused recovery code (each consumed atomically, so a replay in parallel fails too).
+ * code or an unused recovery code. A TOTP code is marked used in the shared-ephemeral store
+ * (`on.steps`, atomic across instances: of two requests racing with one code, one wins), with no
+ * durable write (totp-steps.ts says why, and what a restart does); a recovery code is single-use
+ * forever, so it is removed from the state, atomically, inside an update (rare).
  */
-export async function checkSecondFactor(store: Store, userId: number, req: { code: string; nowMs: number }): Promise<boolean> {
-  const db = store.data();
-  const current = recordOf(db, userId);
-  if (current?.enabled !== true) return true;
+export async function checkSecondFactor(on: { store: Store; steps: UsedTotpSteps }, userId: number, req: { code: string; nowMs: number }): Promise<boolean> {
+  const db = on.store.data();
+  const record = recordOf(db, userId);
+  if (record?.enabled !== true) return true;
   if (req.code.trim() === '') return false;
-  // A wrong code is refused on a copy of the record, without a state write (microseconds); a
-  // right one is consumed again inside the update, which settles two requests racing with it.
-  if (!consume(db, structuredClone(current), { ...req, recovery: true })) return false;
+  const secret = openSecret(db.settings.key, record.secret);
+  if (secret === null) return false;
+  const step = acceptedStep(secret, req.code, { nowMs: req.nowMs, lastStep: record.lastStep });
+  if (step !== null) return on.steps.claim({ userId, created: record.created }, step, stepAt(req.nowMs) - DRIFT);
+  return consumeRecoveryCode(on.store, record, req.code);
+}
+
+/** Removes an unused recovery `code` of `known`'s user; false (without a state write) when it is none. */
+async function consumeRecoveryCode(store: Store, known: TotpRecord, code: string): Promise<boolean> {
+  const hash = hashRecoveryCode(code);
+  if (!known.recovery.includes(hash)) return false;
+  // Checked again inside the update, which settles two requests racing with one code; the loser
+  // throws, so that its update writes nothing.
   return store.update((db) => {
-    const record = recordOf(db, userId);
+    const record = recordOf(db, known.userId);
     if (!record?.enabled) return true;
-    if (!consume(db, record, { ...req, recovery: true })) throw new AppError('forbidden');
+    const at = record.recovery.indexOf(hash);
+    if (at < 0) throw new AppError('forbidden');
+    record.recovery.splice(at, 1);
     return true;
   }).catch((err: unknown) => {
     if (err instanceof AppError && err.code === 'forbidden') return false;

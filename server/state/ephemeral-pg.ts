@@ -149,6 +149,20 @@ class PgEphemeral implements Ephemeral {
     );
   }
 
+  async putIfAbsent(key: string, value: unknown, ttlMs?: number): Promise<boolean> {
+    // One statement: the conflict's row lock re-checks the condition on the newest row, so of N
+    // concurrent calls one inserts and the others find a live record; an expired one is replaced.
+    const rows = await this.query(
+      `INSERT INTO ${this.t('records')} (key, value, expires)
+       VALUES ($1, $2, CASE WHEN $3::bigint IS NULL THEN NULL ELSE ${NOW_MS} + $3::bigint END)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires = excluded.expires
+       WHERE records.expires IS NOT NULL AND records.expires <= ${NOW_MS}
+       RETURNING key`,
+      [storedKey(key), JSON.stringify(value) ?? 'null', ttlMs === undefined ? null : Math.round(ttlMs)],
+    );
+    return rows.length === 1;
+  }
+
   async delete(key: string): Promise<void> {
     await this.query(`DELETE FROM ${this.t('records')} WHERE key = $1`, [storedKey(key)]);
   }

@@ -192,6 +192,20 @@ describe.each([memory, postgresql])('the shared-ephemeral store ($name)', (backe
     expect((await a.list<{ offset: number }>('tus:')).map((r) => r.value.offset).sort()).toEqual([21, 30]);
   });
 
+  it('lets exactly one of 20 concurrent putIfAbsent on two nodes store a record, again once it expired', async () => {
+    const [a, b] = backend.nodes();
+    const wins = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).putIfAbsent('totp:2:7', i, 200)));
+    expect(wins.filter(Boolean)).toHaveLength(1);
+    expect(await a.get('totp:2:7')).toBe(wins.indexOf(true));
+    expect(await b.putIfAbsent('totp:2:7', 'late', 200)).toBe(false);
+    await b.put('kept', 1);
+    expect(await a.putIfAbsent('kept', 2)).toBe(false);
+    await sleep(400);
+    expect(await b.putIfAbsent('totp:2:7', 'again', 60_000)).toBe(true);
+    expect(await a.get('totp:2:7')).toBe('again');
+    expect(await a.get('kept')).toBe(1);
+  });
+
   it('makes a second node wait for a lock until the first releases it', async () => {
     const [a, b] = backend.nodes();
     const order: string[] = [];

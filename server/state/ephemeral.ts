@@ -34,6 +34,11 @@ export interface Ephemeral {
   get<T>(key: string): Promise<T | undefined>;
   /** Stores a JSON-serialisable record under `key`; it expires after `ttlMs` when given. */
   put(key: string, value: unknown, ttlMs?: number): Promise<void>;
+  /**
+   * Stores the record under `key` unless a live one is there (an expired one counts as absent);
+   * true when this call stored it. Atomic: of N concurrent calls on one key, exactly one wins.
+   */
+  putIfAbsent(key: string, value: unknown, ttlMs?: number): Promise<boolean>;
   /** Removes the record under `key` (nothing when absent). */
   delete(key: string): Promise<void>;
   /** Every live record whose key starts with `prefix`, in no particular order. */
@@ -149,6 +154,12 @@ class MemoryEphemeral implements Ephemeral {
   put(key: string, value: unknown, ttlMs?: number): Promise<void> {
     this.records.set(key, { json: JSON.stringify(value), expires: ttlMs === undefined ? Infinity : this.now() + ttlMs });
     return Promise.resolve();
+  }
+
+  putIfAbsent(key: string, value: unknown, ttlMs?: number): Promise<boolean> {
+    if (this.live(key)) return Promise.resolve(false);
+    this.records.set(key, { json: JSON.stringify(value), expires: ttlMs === undefined ? Infinity : this.now() + ttlMs });
+    return Promise.resolve(true);
   }
 
   delete(key: string): Promise<void> {

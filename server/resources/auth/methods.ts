@@ -6,6 +6,7 @@ import { userFromDefaults, withoutPrivileges } from '../../accounts/records';
 import { verifyRecaptcha } from '../../accounts/recaptcha';
 import { checkSecondFactor, hasTotp } from '../../accounts/totp';
 import type { SessionTracker } from '../../accounts/sessions';
+import type { UsedTotpSteps } from '../../accounts/totp-steps';
 import { effectiveSettings } from '../../accounts/settings-normalize';
 import { AppError } from '../../errors';
 import { decodeJsonBody } from '../../lib/json-body';
@@ -19,6 +20,8 @@ export interface MethodContext {
   root: string;
   sessions: SessionTracker;
   throttle: Throttle;
+  /** The TOTP steps used by sign-ins (shared by the instances, beyond.md §4.2, §10). */
+  totpSteps: UsedTotpSteps;
   env: Readonly<Record<string, string | undefined>>;
   now: () => number;
 }
@@ -83,7 +86,7 @@ async function checkLocal(ctx: MethodContext, creds: Credentials): Promise<UserR
 async function secondFactor(ctx: MethodContext, user: UserRecord, otp: string | undefined): Promise<UserRecord> {
   if (!hasTotp(ctx.store.data(), user.id)) return user;
   if ((otp ?? '').trim() === '') throw new AppError('otp_required', undefined, { 'x-filemgr-otp': 'required' });
-  if (!(await checkSecondFactor(ctx.store, user.id, { code: otp ?? '', nowMs: ctx.now() }))) throw new AppError('unauthorized');
+  if (!(await checkSecondFactor({ store: ctx.store, steps: ctx.totpSteps }, user.id, { code: otp ?? '', nowMs: ctx.now() }))) throw new AppError('unauthorized');
   return user;
 }
 

@@ -4,6 +4,7 @@ import { userFromDefaults, withoutPrivileges } from '../../accounts/records';
 import { endSessions, type SessionTracker } from '../../accounts/sessions';
 import { effectiveSettings } from '../../accounts/settings-normalize';
 import type { TokenCodec } from '../../accounts/token';
+import type { UsedTotpSteps } from '../../accounts/totp-steps';
 import type { ServerConfig } from '../../config';
 import { AppError } from '../../errors';
 import { tokenLifetimeMs } from '../../lib/go-duration';
@@ -21,6 +22,8 @@ export interface AuthServiceDeps {
   config: ServerConfig;
   sessions: SessionTracker;
   throttle: Throttle;
+  /** The TOTP steps used by sign-ins (`totpStepsOn` the shared-ephemeral store). */
+  totpSteps: UsedTotpSteps;
   /** Signs the tokens handed out (plugins/tokens.ts). */
   tokens: TokenCodec;
   /** The server's environment, passed on to the auth hook program. */
@@ -63,7 +66,7 @@ const PASSWORDS_OFF = new AppError('forbidden', 'password sign-in is turned off'
 /** Sign-in with each auth method, sign-up, token renewal and "log out everywhere" (api.md §2). */
 export function createAuthService(deps: AuthServiceDeps): AuthService {
   const now = deps.now ?? Date.now;
-  const ctx: MethodContext = { store: deps.store, root: deps.config.root, sessions: deps.sessions, throttle: deps.throttle, env: deps.env ?? {}, now };
+  const ctx: MethodContext = { store: deps.store, root: deps.config.root, sessions: deps.sessions, throttle: deps.throttle, totpSteps: deps.totpSteps, env: deps.env ?? {}, now };
   const issue = (user: UserRecord): string =>
     deps.tokens.sign(user, deps.store.data().settings.key, { lifetimeMs: tokenLifetimeMs(deps.config.tokenExpirationTime), nowMs: now() });
   return {

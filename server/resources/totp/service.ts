@@ -1,6 +1,7 @@
 import type { TotpEnrolment, TotpOffBody, TotpStatus } from '../../contract/totp';
 import { verifyPassword } from '../../accounts/password';
 import { checkSecondFactor, confirmTotp, hasTotp, recoveryCodesLeft, removeTotp, startTotp } from '../../accounts/totp';
+import type { UsedTotpSteps } from '../../accounts/totp-steps';
 import { AppError } from '../../errors';
 import type { Throttle } from '../../lib/throttle';
 import type { UserRecord } from '../../state/schema';
@@ -10,6 +11,8 @@ export interface TotpServiceDeps {
   store: Store;
   /** The one throttle of every credential check (api.md §14): wrong codes and passwords count. */
   throttle: Throttle;
+  /** The TOTP steps used (`totpStepsOn` the shared-ephemeral store): a code turns it off once. */
+  totpSteps: UsedTotpSteps;
   now?: () => number;
 }
 
@@ -49,7 +52,7 @@ async function disable(deps: TotpServiceDeps, caller: TotpCaller, body: TotpOffB
   await deps.throttle.guard(guardKey(caller), async () => {
     if (!(deps.store.data().totp ?? []).some((t) => t.userId === caller.user.id)) throw new AppError('not_found');
     const ok = code !== ''
-      ? !hasTotp(deps.store.data(), caller.user.id) || (await checkSecondFactor(deps.store, caller.user.id, { code, nowMs: now() }))
+      ? !hasTotp(deps.store.data(), caller.user.id) || (await checkSecondFactor({ store: deps.store, steps: deps.totpSteps }, caller.user.id, { code, nowMs: now() }))
       : await passwordMatches(deps.store, caller.user.id, password);
     if (!ok) throw new AppError('forbidden');
     await removeTotp(deps.store, caller.user.id);

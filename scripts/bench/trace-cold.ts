@@ -1,22 +1,10 @@
 // Diagnostic (not a benchmark): the network timeline of three cold loads of /files/, signed in
 // (start, first byte and end of each request, ms from navigation start), to find the waits in
 // sequence. npx tsx --tsconfig build/tsconfig.json scripts/bench/trace-cold.ts, after npm run build.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import bcrypt from 'bcryptjs';
-import { withBrowser } from './browser';
-import { signInPage } from './web-load';
+import { withSignedInFiles } from './signed-in-files';
 
-const dir = await mkdtemp(join(tmpdir(), 'trace-'));
-await mkdir(join(dir, 'root', 'docs'), { recursive: true });
-await writeFile(join(dir, 'root', 'n.txt'), 'x');
-const hash = await bcrypt.hash('bench-password-1234', 10);
-await withBrowser((p) => ['--port', String(p), '--root', join(dir, 'root'), '--database', join(dir, 'db.json'), '--password', hash], async (page, origin) => {
-  await signInPage(page, origin);
-  await page.goto(`${origin}/files/`);
+await withSignedInFiles(async (page, origin, cdp) => {
   await page.waitForLoadState('networkidle');
-  const cdp = await page.context().newCDPSession(page);
   for (let run = 0; run < 3; run++) {
     await cdp.send('Network.clearBrowserCache');
     await page.goto(`${origin}/files/`, { waitUntil: 'commit' });
@@ -32,4 +20,3 @@ await withBrowser((p) => ['--port', String(p), '--root', join(dir, 'root'), '--d
     console.log(`--- run ${run}\n${rows.join('\n')}`);
   }
 });
-await rm(dir, { recursive: true, force: true });

@@ -3,25 +3,12 @@
 // events (script compile, evaluation, parse, style, layout, paint...) and the gaps between them
 // up to the first listing option. npx tsx --tsconfig build/tsconfig.json
 // scripts/bench/trace-main-thread.ts [loads], after npm run build.
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import bcrypt from 'bcryptjs';
-import { withBrowser } from './browser';
-import { signInPage } from './web-load';
+import { withSignedInFiles } from './signed-in-files';
 
 interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tid: number; pid: number; args?: { name?: string; data?: { url?: string } } }
 
 const loads = Number(process.argv[2] ?? 3);
-const dir = await mkdtemp(join(tmpdir(), 'trace-main-'));
-await mkdir(join(dir, 'root', 'docs'), { recursive: true });
-await writeFile(join(dir, 'root', 'n.txt'), 'x');
-const hash = await bcrypt.hash('bench-password-1234', 10);
-await withBrowser((p) => ['--port', String(p), '--root', join(dir, 'root'), '--database', join(dir, 'db.json'), '--password', hash], async (page, origin) => {
-  await signInPage(page, origin);
-  await page.goto(`${origin}/files/`);
-  await page.waitForSelector('[role="option"]');
-  const cdp = await page.context().newCDPSession(page);
+await withSignedInFiles(async (page, origin, cdp) => {
   for (let run = 0; run < loads; run++) {
     await cdp.send('Network.clearBrowserCache');
     const events: TraceEvent[] = [];

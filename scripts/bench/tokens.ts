@@ -11,6 +11,7 @@
 //   repeated over several users: each is enrolled (POST /api/totp, then /api/totp/confirm with the
 //   code of the previous step, which the one step of drift accepts), then signs in twice, with the
 //   code of the current step and of the next one (drift again). Codes come from the `otpauth` package.
+// - The TOTP check alone, in process (totp-check.ts), against its goal of 1 ms.
 // BENCH_TOKEN_REQUESTS (default 2000 per credential), BENCH_TOTP_USERS (default 15: 30 TOTP logins,
 // interleaved with as many plain ones).
 import { Agent } from 'node:http';
@@ -21,6 +22,7 @@ import { Secret, TOTP } from 'otpauth';
 import { createUser, login, startWithAccounts, type AccountsFilemgr } from './filemgr-accounts';
 import { envNumber } from './filemgr-process';
 import { expectAsk } from './http-call';
+import { totpCheckFigure } from './totp-check';
 import { median, sleep, type Benchmark, type Figure } from './measure';
 
 const BLOCK = 100;
@@ -114,7 +116,7 @@ async function run(log: (line: string) => void): Promise<Figure[]> {
   const server = await startWithAccounts(root);
   try {
     const figures = await tokenFigures(server, requests, log);
-    figures.push(await totpFigure(server, users, log));
+    figures.push(await totpFigure(server, users, log), await totpCheckFigure(log));
     return figures;
   } finally {
     await server.stop();

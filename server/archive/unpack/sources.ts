@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import { createInflateRaw, inflateRaw } from 'node:zlib';
+import { createInflateRaw } from 'node:zlib';
 import type yauzl from 'yauzl';
 import { loadLater } from '../../lib/load-later';
 import { AppError } from '../../errors';
@@ -11,6 +11,7 @@ import { checkRoom } from './limits';
 import { asMalformed, MalformedArchive } from './malformed';
 import type { EntryKind, Staging } from './staging';
 import { tarEntries } from './tar-reader';
+import { goesWhole, inflateWhole } from './zip-whole';
 
 // Loaded by the first zip extraction, not at start-up (idle RSS, P2).
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (load-later.ts)
@@ -78,9 +79,6 @@ interface ZipItem {
 const S_IFMT = 0o170000;
 const ZIP_PARALLEL = 4;
 const INFLATE_CHUNK = 256 * 1024;
-/** Entries up to this size are inflated whole (4 lanes hold at most 4 of them). */
-const WHOLE_ENTRY = 256 * 1024;
-const inflateRawAsync = promisify(inflateRaw);
 
 /** Runs `work` over `list`, `limit` at a time; after a failure starts no more and rethrows it. */
 async function eachLimited<T>(list: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -153,37 +151,20 @@ function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry, options: yauzl.ZipF
 }
 
 /**
- * A small entry inflated in one piece (one read and one inflate on the thread pool instead of a
- * stream of each): most of an archive's entries are small, and their per-piece hand-offs, not
- * their bytes, cost the most. Never more than `size` bytes come out.
- */
-async function inflateWhole(raw: Readable, size: number): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of readOrMalformed(raw)) parts.push(chunk);
-  try {
-    const out = await inflateRawAsync(Buffer.concat(parts), { maxOutputLength: Math.max(1, size) });
-    if (out.length !== size) throw new MalformedArchive('not enough bytes in the stream');
-    return out;
-  } catch (err) {
-    throw asMalformed(err);
-  }
-}
-
-/**
  * An entry's contents: a deflated entry is read raw and inflated here in 256 KiB pieces (yauzl's
  * own inflater gives 16 KiB ones, sixteen times the callbacks, buffers and writes), and its size
  * checked against the central directory as yauzl would.
  */
-async function* entryBody(zip: yauzl.ZipFile, entry: yauzl.Entry): AsyncGenerator<Buffer> {
+async function* entryBody(zip: yauzl.ZipFile, archive: FileHandle, entry: yauzl.Entry): AsyncGenerator<Buffer> {
+  if (goesWhole(entry)) {
+    yield await inflateWhole(archive, zip.fileSize, entry);
+    return;
+  }
   if (entry.compressionMethod !== 8) {
     yield* readOrMalformed(await entryStream(zip, entry));
     return;
   }
   const raw = await entryStream(zip, entry, { decompress: false });
-  if (entry.uncompressedSize <= WHOLE_ENTRY) {
-    yield await inflateWhole(raw, entry.uncompressedSize);
-    return;
-  }
   const inflate = createInflateRaw({ chunkSize: INFLATE_CHUNK });
   raw.on('error', (err) => inflate.destroy(err));
   let size = 0;
@@ -214,6 +195,11 @@ async function linkTarget(zip: yauzl.ZipFile, item: ZipItem, name: string): Prom
  */
 export async function unzip(job: ReadJob, beforeWrite: () => Promise<void>): Promise<void> {
   const zip = await openZip(job.archive);
+  // Small entries are read through a handle of our own (zip-whole.ts), large ones through yauzl.
+  const archive = await open(job.archive, 'r').catch((err: unknown) => {
+    zip.close();
+    throw err;
+  });
   try {
     const limits = job.staging.limits;
     if (zip.entryCount > limits.maxEntries) throw new AppError('too_large', `more than ${limits.maxEntries} entries`);
@@ -226,8 +212,9 @@ export async function unzip(job: ReadJob, beforeWrite: () => Promise<void>): Pro
     await beforeWrite();
     for (const item of items) if (item.kind === 'dir') await job.staging.dir(item.rel);
     // Several entries at once: one file's fsync or inflate overlaps the next one's reads.
-    await eachLimited(items.filter((i) => i.kind === 'file'), ZIP_PARALLEL, async (item) => job.staging.file(item.rel, entryBody(zip, item.entry)));
+    await eachLimited(items.filter((i) => i.kind === 'file'), ZIP_PARALLEL, async (item) => job.staging.file(item.rel, entryBody(zip, archive, item.entry)));
   } finally {
     zip.close();
+    await archive.close();
   }
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dirsRemovedAfterEachTest } from '../../../tests/support/per-test';
@@ -38,6 +38,43 @@ describe('extractArchive limits', { timeout: 60_000 }, () => {
     const { dir, archive } = await archived(kind, { 'a.txt': 'a', 'b.txt': 'b', 'c.txt': 'c' });
     await expect(extractArchive(options(archive, join(dir, 'out'), { maxEntries: 2 }))).rejects.toMatchObject({ status: 413 });
     expect((await readdir(dir)).sort()).toEqual([`a.${kind}`, 'src']);
+  });
+});
+
+/** Sets the uncompressed size the zip's central directory declares for `name`. */
+async function declareSize(archive: string, name: string, size: number): Promise<void> {
+  const zip = await readFile(archive);
+  for (let at = zip.indexOf('PK\x01\x02', 0, 'latin1'); at !== -1; at = zip.indexOf('PK\x01\x02', at + 4, 'latin1')) {
+    const nameLength = zip.readUInt16LE(at + 28);
+    if (zip.toString('utf8', at + 46, at + 46 + nameLength) === name) zip.writeUInt32LE(size, at + 24);
+  }
+  await writeFile(archive, zip);
+}
+
+/** Text that deflates but not to nothing: numbered lines. */
+function text(bytes: number): string {
+  return Array.from({ length: Math.ceil(bytes / 12) }, (_, i) => `${String(i * 7919).padStart(10, '0')}\n`).join('').slice(0, bytes);
+}
+
+describe('extractArchive zip entry sizes', { timeout: 60_000 }, () => {
+  const files = { 'small.txt': text(5000), 'big.txt': text(700_000), 'empty.txt': '' };
+
+  it('writes small (inflated whole) and large (inflated in pieces) entries byte for byte', async () => {
+    const { dir, archive } = await archived('zip', files);
+    await extractArchive(options(archive, join(dir, 'out'), {}));
+    for (const [name, body] of Object.entries(files)) expect(await readFile(join(dir, 'out', name), 'utf8')).toBe(body);
+  });
+
+  it.each([
+    ['small.txt', 4000],
+    ['small.txt', 6000],
+    ['big.txt', 600_000],
+    ['big.txt', 800_000],
+  ])('%s declared as %i bytes answers 400 and leaves nothing', async (name, size) => {
+    const { dir, archive } = await archived('zip', files);
+    await declareSize(archive, name, size);
+    await expect(extractArchive(options(archive, join(dir, 'out'), {}))).rejects.toMatchObject({ status: 400 });
+    expect((await readdir(dir)).sort()).toEqual(['a.zip', 'src']);
   });
 });
 

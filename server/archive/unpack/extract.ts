@@ -75,6 +75,8 @@ export async function extractArchive(o: ExtractOptions): Promise<void> {
     const place = (): Promise<void> => placeStaged(dir, o.dest, existed);
     await (o.hold ? o.hold(staging.written, place) : place());
   } catch (err) {
+    // No fsync or close may still run in the folder when it is removed.
+    await staging.settle().catch(() => undefined);
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     throw translate(err);
   }

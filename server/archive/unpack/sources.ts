@@ -1,14 +1,17 @@
 import { createReadStream } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { createInflateRaw } from 'node:zlib';
 import type yauzl from 'yauzl';
 import { loadLater } from '../../lib/load-later';
 import { AppError } from '../../errors';
 import { entryPath, refused } from './entry-names';
 import { decompressorOf, type ArchiveKind } from './formats';
 import { checkRoom } from './limits';
-import { asMalformed } from './malformed';
+import { asMalformed, MalformedArchive } from './malformed';
 import type { EntryKind, Staging } from './staging';
 import { tarEntries } from './tar-reader';
+import { goesWhole, inflateWhole } from './zip-whole';
 
 // Loaded by the first zip extraction, not at start-up (idle RSS, P2).
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (load-later.ts)
@@ -75,6 +78,7 @@ interface ZipItem {
 
 const S_IFMT = 0o170000;
 const ZIP_PARALLEL = 4;
+const INFLATE_CHUNK = 256 * 1024;
 
 /** Runs `work` over `list`, `limit` at a time; after a failure starts no more and rethrows it. */
 async function eachLimited<T>(list: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -140,10 +144,41 @@ function centralDirectory(zip: yauzl.ZipFile, job: ReadJob): Promise<ZipItem[]> 
   });
 }
 
-function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
+function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry, options: yauzl.ZipFileOptions = {}): Promise<Readable> {
   return new Promise((resolve, reject) => {
-    zip.openReadStream(entry, (err, stream) => (err ? reject(asMalformed(err)) : resolve(stream)));
+    zip.openReadStream(entry, options, (err, stream) => (err ? reject(asMalformed(err)) : resolve(stream)));
   });
+}
+
+/**
+ * An entry's contents: a deflated entry is read raw and inflated here in 256 KiB pieces (yauzl's
+ * own inflater gives 16 KiB ones, sixteen times the callbacks, buffers and writes), and its size
+ * checked against the central directory as yauzl would.
+ */
+async function* entryBody(zip: yauzl.ZipFile, archive: FileHandle, entry: yauzl.Entry): AsyncGenerator<Buffer> {
+  if (goesWhole(entry)) {
+    yield await inflateWhole(archive, zip.fileSize, entry);
+    return;
+  }
+  if (entry.compressionMethod !== 8) {
+    yield* readOrMalformed(await entryStream(zip, entry));
+    return;
+  }
+  const raw = await entryStream(zip, entry, { decompress: false });
+  const inflate = createInflateRaw({ chunkSize: INFLATE_CHUNK });
+  raw.on('error', (err) => inflate.destroy(err));
+  let size = 0;
+  try {
+    for await (const chunk of readOrMalformed(raw.pipe(inflate))) {
+      size += chunk.length;
+      if (size > entry.uncompressedSize) throw new MalformedArchive('too many bytes in the stream');
+      yield chunk;
+    }
+    if (size !== entry.uncompressedSize) throw new MalformedArchive('not enough bytes in the stream');
+  } finally {
+    raw.destroy();
+    inflate.destroy();
+  }
 }
 
 async function linkTarget(zip: yauzl.ZipFile, item: ZipItem, name: string): Promise<string> {
@@ -160,6 +195,11 @@ async function linkTarget(zip: yauzl.ZipFile, item: ZipItem, name: string): Prom
  */
 export async function unzip(job: ReadJob, beforeWrite: () => Promise<void>): Promise<void> {
   const zip = await openZip(job.archive);
+  // Small entries are read through a handle of our own (zip-whole.ts), large ones through yauzl.
+  const archive = await open(job.archive, 'r').catch((err: unknown) => {
+    zip.close();
+    throw err;
+  });
   try {
     const limits = job.staging.limits;
     if (zip.entryCount > limits.maxEntries) throw new AppError('too_large', `more than ${limits.maxEntries} entries`);
@@ -172,8 +212,9 @@ export async function unzip(job: ReadJob, beforeWrite: () => Promise<void>): Pro
     await beforeWrite();
     for (const item of items) if (item.kind === 'dir') await job.staging.dir(item.rel);
     // Several entries at once: one file's fsync or inflate overlaps the next one's reads.
-    await eachLimited(items.filter((i) => i.kind === 'file'), ZIP_PARALLEL, async (item) => job.staging.file(item.rel, readOrMalformed(await entryStream(zip, item.entry))));
+    await eachLimited(items.filter((i) => i.kind === 'file'), ZIP_PARALLEL, async (item) => job.staging.file(item.rel, entryBody(zip, archive, item.entry)));
   } finally {
     zip.close();
+    await archive.close();
   }
 }

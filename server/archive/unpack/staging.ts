@@ -1,14 +1,16 @@
-import { link, mkdir, open, rm, symlink } from 'node:fs/promises';
+import { link, mkdir, open, rm, symlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
 import { AppError } from '../../errors';
-import { BatchedWriter, writeBody } from '../../fs/batched-writer';
+import { BatchedWriter } from '../../fs/batched-writer';
 import type { CreateModes } from '../../fs/write';
 import { syncDir } from '../../lib/sync-dir';
 import { linkDestination, refused } from './entry-names';
 import { checkRoom, type ExtractLimits } from './limits';
 
 export type EntryKind = 'file' | 'dir' | 'symlink';
+
+/** Files whose fsync and close may run behind the writing of the next ones. */
+const SYNCS_BEHIND = 16;
 
 /**
  * The hidden folder an archive is extracted into before it is moved into place (beyond.md §5):
@@ -21,6 +23,10 @@ export class Staging {
   readonly kinds = new Map<string, EntryKind>();
   readonly #links = new Map<string, string>();
   readonly #dirs = new Set<string>(['']);
+  /** Files written so far (a later entry of the same name first removes the earlier one). */
+  readonly #files = new Set<string>();
+  readonly #syncing = new Set<Promise<void>>();
+  #syncFailure: { error: unknown } | undefined;
   #entries = 0;
   #written = 0;
 
@@ -59,19 +65,50 @@ export class Staging {
     for (let p = rel; p !== '.' && p !== ''; p = dirname(p)) this.#dirs.add(p);
   }
 
-  /** Writes one file (a later entry of the same name replaces an earlier one, as tar does). */
+  /**
+   * Writes one file (a later entry of the same name replaces an earlier one, as tar does). Its
+   * fsync and close run behind (settle() waits for them): the next file is written meanwhile,
+   * and fsyncs in flight together share the filesystem's journal commits.
+   */
   async file(rel: string, body: AsyncIterable<Buffer>): Promise<void> {
     await this.dir(dirname(rel) === '.' ? '' : dirname(rel));
     const path = join(this.root, rel);
     this.#links.delete(rel);
-    await rm(path, { force: true });
+    if (this.#files.has(rel)) await rm(path, { force: true });
+    this.#files.add(rel);
     const fh = await open(path, 'wx', this.modes.fileMode);
     try {
-      await writeBody(Readable.from(this.#counted(body)), new BatchedWriter(fh, 0));
-      await fh.sync();
-    } finally {
+      const writer = new BatchedWriter(fh, 0);
+      try {
+        for await (const chunk of this.#counted(body)) await writer.add(chunk);
+      } finally {
+        writer.flush();
+        await writer.settle();
+      }
+    } catch (err) {
       await fh.close();
+      throw err;
     }
+    await this.#syncBehind(fh);
+  }
+
+  /** Starts the file's fsync and close once fewer than SYNCS_BEHIND are in flight. */
+  async #syncBehind(fh: FileHandle): Promise<void> {
+    while (this.#syncing.size >= SYNCS_BEHIND) await Promise.race(this.#syncing);
+    const done: Promise<void> = fh
+      .sync()
+      .finally(() => fh.close())
+      .catch((err: unknown) => {
+        this.#syncFailure ??= { error: err };
+      })
+      .finally(() => this.#syncing.delete(done));
+    this.#syncing.add(done);
+  }
+
+  /** Waits for every file's fsync and close; throws the first failure. */
+  async settle(): Promise<void> {
+    while (this.#syncing.size > 0) await Promise.all(this.#syncing);
+    if (this.#syncFailure !== undefined) throw this.#syncFailure.error;
   }
 
   async *#counted(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
@@ -89,6 +126,7 @@ export class Staging {
     await this.dir(dirname(rel) === '.' ? '' : dirname(rel));
     this.#links.delete(rel);
     await rm(join(this.root, rel), { force: true });
+    this.#files.add(rel);
     await link(join(this.root, target), join(this.root, rel));
   }
 
@@ -104,8 +142,9 @@ export class Staging {
     }
   }
 
-  /** Creates the links, then fsyncs every folder written, deepest first. */
+  /** Waits for the files' fsyncs, creates the links, then fsyncs every folder written, deepest first. */
   async finish(names: ReadonlyMap<string, string>): Promise<void> {
+    await this.settle();
     this.checkLinks(names);
     for (const [rel, target] of this.#links) {
       await this.dir(dirname(rel) === '.' ? '' : dirname(rel));

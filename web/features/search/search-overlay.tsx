@@ -1,5 +1,5 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useEffect, useState, type FormEvent, type UIEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type UIEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useModal } from '../../components/dialog';
@@ -36,12 +36,21 @@ function Results({ root, typing, onOpen }: { root: string; typing: boolean; onOp
   // How many hits show, for the query they were loaded for: a new query starts again at 50.
   const [page, setPage] = useState({ query: state.query, shown: PAGE });
   const shown = page.query === state.query ? page.shown : PAGE;
+  const list = useRef<HTMLDivElement>(null);
+  // A new query's hits start at the top. (A block: Chromium's scrollTo returns a promise, which
+  // React would take for the effect's cleanup.)
+  useEffect(() => {
+    if (list.current) list.current.scrollTop = 0;
+  }, [state.query]);
   const onScroll = (event: UIEvent<HTMLDivElement>): void => {
     const box = event.currentTarget;
+    // Only a list that overflows was scrolled by someone: a list just emptied for the next query
+    // also gets a scroll event (the browser moves it back to the top), which must not count.
+    if (box.scrollHeight <= box.clientHeight) return;
     if (box.scrollHeight - box.scrollTop - box.clientHeight < NEAR_END_PX) setPage({ query: state.query, shown: shown + PAGE });
   };
   return (
-    <div className="search-results" onScroll={onScroll}>
+    <div className="search-results" ref={list} onScroll={onScroll}>
       <p className={state.failure ? 'search-status failed' : 'search-status'} aria-live="polite">{status}</p>
       <ul aria-label={t('search.results')} aria-busy={state.running} className="search-list">
         {state.hits.slice(0, shown).map((hit) => (

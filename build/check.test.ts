@@ -24,10 +24,10 @@ async function script(body: string): Promise<string> {
   return path;
 }
 
-const full = 'filemgr v0.1.0/abc1234\nNode.js v24.21.0\nsharp 0.35.5\nlibvips 8.18.7\ncode cache used';
+const full = 'filemgr v0.1.0/abc1234\nNode.js v24.21.0\nsharp 0.35.5\nlibvips 8.18.7\ncode cache used\nassets read from the file';
 
 describe('checkExecutable', () => {
-  it('passes when all four versions are printed and the code cache was used', async () => {
+  it('passes when all four versions are printed, the code cache was used and the assets read from the file', async () => {
     expect(await checkExecutable(await fake(full), expected)).toBe(full);
   });
 
@@ -37,6 +37,7 @@ describe('checkExecutable', () => {
     ['Node.js', full.replace('Node.js v24.21.0', 'Node.js v20.20.2'), 'Node.js 24.21.0'],
     ['filemgr', full.replace('filemgr v0.1.0', 'filemgr v0.0.9'), 'filemgr 0.1.0'],
     ['the code cache', full.replace('code cache used', 'code cache rejected'), 'code cache used'],
+    ['how assets were read', full.replace('assets read from the file', 'assets read through the mapping'), 'assets read from the file'],
   ])('fails naming %s when its version is missing or wrong', async (_name, output, named) => {
     await expect(checkExecutable(await fake(output), expected)).rejects.toThrow(`does not print ${named}`);
   });

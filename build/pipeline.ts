@@ -5,6 +5,7 @@ import { PACK_ASSET, PACK_INDEX_ASSET } from '../server/lib/asset-pack';
 import { checkExecutable } from './check';
 import { codeCachePath, makeCodeCache, seaMainPath } from './code-cache';
 import { assetsDir, executablePath, type BuildLayout } from './layout';
+import { dropFromPageCache } from './page-cache';
 import { precompressWeb } from './precompress';
 import { embeddedNodeVersion, injectBlob, makeBlob, stripNode } from './sea';
 import { bundleServer, bundleWorkers } from './server-bundle';
@@ -46,7 +47,7 @@ async function buildWeb(layout: BuildLayout): Promise<void> {
 /**
  * `npm run build`: the web bundle (+ variants and manifest), the sharp payload, the server and
  * archive-worker bundles and a stripped Node run in parallel; then the SEA blob, the injection
- * into dist/filemgr, and the check that the executable prints all four versions.
+ * into dist/filemgr (dropped from the page cache, see page-cache.ts), and the check that the executable prints all four versions.
  */
 export async function runBuild(layout: BuildLayout, log: Log = console.log): Promise<BuildReport> {
   const started = performance.now();
@@ -67,6 +68,8 @@ export async function runBuild(layout: BuildLayout, log: Log = console.log): Pro
   await timed('warm-up', () => makeCodeCache(layout));
   await timed('blob', () => makeBlob(layout));
   await timed('inject', () => injectBlob(layout, stripped));
+  const uncached = await timed('uncache', () => dropFromPageCache(executablePath(layout)));
+  if (uncached) log(uncached);
   const intermediates = [stripped, join(layout.dist, 'sea-prep.blob'), join(layout.dist, PACK_ASSET), join(layout.dist, PACK_INDEX_ASSET), seaMainPath(layout), codeCachePath(layout)];
   await Promise.all(intermediates.map((f) => rm(f, { force: true })));
   const expected = { filemgr: version.version, node, sharp: sharp.sharpVersion, libvips: sharp.libvipsVersion };

@@ -5,10 +5,10 @@ import { Script } from 'node:vm';
 import { withArenaLimit } from './arena-limit';
 
 withArenaLimit();
-import { rawBytes } from '../server/lib/assets';
+import { onceBytes } from '../server/lib/assets';
 import { BUNDLE_ASSET, CODE_CACHE_ASSET, CODE_CACHE_STATUS, bundleScript, type BundleMain } from '../server/lib/code-cache';
 
-const script = new Script(bundleScript(Buffer.from(rawBytes(BUNDLE_ASSET)).toString('latin1')), { filename: BUNDLE_ASSET, cachedData: Buffer.from(rawBytes(CODE_CACHE_ASSET)) });
+const script = new Script(bundleScript(onceBytes(BUNDLE_ASSET).toString('latin1')), { filename: BUNDLE_ASSET, cachedData: onceBytes(CODE_CACHE_ASSET) });
 (globalThis as Record<symbol, unknown>)[CODE_CACHE_STATUS] = script.cachedDataRejected === true ? 'rejected' : 'used';
 const main = script.runInThisContext() as BundleMain;
 main(module.exports, require, module, __filename, __dirname);

@@ -2,6 +2,8 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACK_ASSET, PACK_INDEX_ASSET, packReader, type PackIndex } from '../server/lib/asset-pack';
+import { locateSeaAssets } from '../server/lib/sea-file';
+import { elfWithNotes } from '../tests/support/elf';
 import { makeTree } from '../tests/support/tree';
 import { repoLayout } from './layout';
 import { embeddedNodeVersion, makeBlob } from './sea';
@@ -31,6 +33,21 @@ describe('the SEA blob', () => {
     const pack = readFileSync(join(layout.dist, PACK_ASSET));
     expect(packReader(index, new Uint8Array(pack).buffer)('web/a.txt')?.toString()).toBe('asset');
     expect(statSync(join(layout.dist, 'sea-prep.blob')).size).toBeGreaterThan(0);
+  });
+
+  it('lays its assets out where the executable reads them from its own file (server/lib/sea-file.ts)', async () => {
+    const layout = await layoutWithBundle('console.log("hi")');
+    await makeBlob(layout);
+    // The pinned Node's blob, in an ELF note as postject injects it.
+    const file = elfWithNotes([{ name: 'GNU', desc: Buffer.alloc(20), type: 3 }, { name: 'NODE_SEA_BLOB', desc: readFileSync(join(layout.dist, 'sea-prep.blob')) }]);
+    const sources: Record<string, string> = { 'filemgr.cjs': 'filemgr.cjs', 'filemgr.cache': 'filemgr.cache', [PACK_ASSET]: PACK_ASSET, [PACK_INDEX_ASSET]: PACK_INDEX_ASSET };
+    const expected = new Map(Object.entries(sources).map(([key, name]) => [key, statSync(join(layout.dist, name)).size]));
+    const spans = locateSeaAssets((position, length) => file.subarray(position, position + length), expected);
+    expect(spans).toBeDefined();
+    for (const [key, name] of Object.entries(sources)) {
+      const span = spans?.get(key);
+      expect(span && file.subarray(span.offset, span.offset + span.length)).toEqual(readFileSync(join(layout.dist, name)));
+    }
   });
 
   it('refuses a bundle that holds the SEA sentinel string, which would make injection fail silently', async () => {

@@ -48,15 +48,16 @@ describe('filemgr command line', () => {
     expect(stdout).toMatch(/^filemgr v\d+\.\d+\.\d+\S*\/\S+\n$/);
   });
 
-  it('prints the versions of Node.js, sharp and libvips with --verbose, and that no code cache is used from source', async () => {
+  it('prints the versions of Node.js, sharp and libvips with --verbose, and that no code cache or embedded asset is used from source', async () => {
     const { code, stdout } = await runCli(['version', '--verbose'], { cwd: await tempDir() });
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
     expect(lines[1]).toBe(`Node.js ${process.version}`);
     expect(lines[2]).toMatch(/^sharp \d+\.\d+\.\d+/);
     expect(lines[3]).toMatch(/^libvips \d+\.\d+\.\d+/);
     expect(lines[4]).toBe('code cache none');
+    expect(lines[5]).toBe('assets not embedded');
   });
 
   it('treats "help <command>" as "<command> --help"', async () => {

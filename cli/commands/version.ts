@@ -1,3 +1,4 @@
+import { assetReads } from '../../server/lib/assets';
 import { codeCacheStatus } from '../../server/lib/code-cache';
 import { loadSharp } from '../../server/lib/sharp-loader';
 import { COMMIT, VERSION } from '../../server/version';
@@ -5,7 +6,7 @@ import type { Command } from '../command';
 import type { FlagDef } from '../flags';
 import { CliError } from '../io';
 
-const VERBOSE: FlagDef = { name: 'verbose', short: 'v', kind: 'bool', default: false, description: 'also print the versions of Node.js, sharp and libvips, and whether the code cache was used' };
+const VERBOSE: FlagDef = { name: 'verbose', short: 'v', kind: 'bool', default: false, description: 'also print the versions of Node.js, sharp and libvips, whether the code cache was used, and where start-up read its assets' };
 
 /** `filemgr version [--verbose]`. */
 export const versionCommand: Command = {
@@ -23,7 +24,7 @@ export const versionCommand: Command = {
     } catch (err) {
       throw new CliError(`cannot load the image library: ${(err as Error).message}`);
     }
-    ctx.io.stdout.write(`sharp ${versions.sharp ?? 'unknown'}\nlibvips ${versions.vips ?? 'unknown'}\ncode cache ${codeCacheStatus()}\n`);
+    ctx.io.stdout.write(`sharp ${versions.sharp ?? 'unknown'}\nlibvips ${versions.vips ?? 'unknown'}\ncode cache ${codeCacheStatus()}\nassets ${assetReads()}\n`);
     return 0;
   },
 };

@@ -7,7 +7,8 @@
 //   searches: 50 concurrent searches of a 400-file tree, then 50 concurrent usage calls: RSS after each.
 //   tail:     50 clients downloading a 1 MiB file, p99 latency against nginx with the same client.
 // BENCH_LOAD_SECONDS (default 30) sets the mixed load's and the cool-down's length, BENCH_LOAD_CLIENTS
-// (default 200) its clients, BENCH_RUNS (default 3) the interleaved rounds of the tail latency.
+// (default 200) its clients, BENCH_RUNS (default 3) the interleaved rounds of the tail latency,
+// BENCH_MEMORY_ROWS (default idle,searches,tail,mixed) the rows measured.
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -138,10 +139,12 @@ async function run(log: (line: string) => void): Promise<Figure[]> {
   const root = join(dir, 'root');
   try {
     await fixture(root);
-    const figures = [await idleRow(root, log)];
-    figures.push(...(await searchRows(root, log)));
-    figures.push(await tailRow(dir, root, log));
-    figures.push(...(await mixedRows(root, log)));
+    const rows = (process.env.BENCH_MEMORY_ROWS ?? 'idle,searches,tail,mixed').split(',');
+    const figures: Figure[] = [];
+    if (rows.includes('idle')) figures.push(await idleRow(root, log));
+    if (rows.includes('searches')) figures.push(...(await searchRows(root, log)));
+    if (rows.includes('tail')) figures.push(await tailRow(dir, root, log));
+    if (rows.includes('mixed')) figures.push(...(await mixedRows(root, log)));
     return figures;
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { getRawAsset, isSea } from 'node:sea';
 import { PACK_ASSET, PACK_INDEX_ASSET, packReader, type PackIndex } from './asset-pack';
+import { BUNDLE_ASSET, CODE_CACHE_ASSET } from './code-cache';
+import { seaFileReader } from './sea-file';
 
 /**
  * The one place that knows where embedded files come from: inside the single executable they are
@@ -24,8 +26,36 @@ export function rawBytes(key: string): ArrayBuffer {
   return typeof raw === 'string' ? new Uint8Array(Buffer.from(raw, 'utf8')).buffer : raw;
 }
 
+/** Every asset the build embeds (build/sea.ts): the file reader must find each with Node's length. */
+const EMBEDDED = [BUNDLE_ASSET, CODE_CACHE_ASSET, PACK_INDEX_ASSET, PACK_ASSET] as const;
+
+let fileReader: ReturnType<typeof seaFileReader> | null | undefined;
+
+function embeddedFile(): ReturnType<typeof seaFileReader> | null {
+  fileReader ??= seaFileReader(new Map(EMBEDDED.map((key) => [key, rawBytes(key).byteLength]))) ?? null;
+  return fileReader;
+}
+
+/**
+ * How the executable reads the assets it reads once: from its own file (pread, so the pages are not
+ * kept resident, see sea-file.ts), through Node's mapping of the blob (when the file cannot be read
+ * or is laid out otherwise), or not at all (not the executable).
+ */
+export function assetReads(): 'read from the file' | 'read through the mapping' | 'not embedded' {
+  if (!isSea()) return 'not embedded';
+  return embeddedFile() ? 'read from the file' : 'read through the mapping';
+}
+
+/**
+ * The bytes of an asset read once (the server bundle, its code cache, the pack's index): a copy
+ * read from the executable's file when it can be, else a view of the mapping.
+ */
+export function onceBytes(key: string): Buffer {
+  return embeddedFile()?.read(key) ?? Buffer.from(rawBytes(key));
+}
+
 function rawText(key: string): string {
-  return Buffer.from(rawBytes(key)).toString('utf8');
+  return onceBytes(key).toString('utf8');
 }
 
 /** Assets embedded in the executable: files of the pack (see asset-pack.ts), its index read on first use. */

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, realpath, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSandbox, runExecutable, startServer, type Sandbox, type ServerHandle } from './support/harness';
+import { findSeaBlob, fdReader } from '../../server/lib/sea-file';
+import { EXECUTABLE, makeSandbox, runExecutable, startServer, type Sandbox, type ServerHandle } from './support/harness';
 
 const VERSION = (JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
 
@@ -30,7 +31,7 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawR
 const sha256 = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
 
 describe('the single executable', () => {
-  it('prints filemgr, Node.js, sharp and libvips versions and a used code cache from an empty directory with env -i HOME', async () => {
+  it('prints filemgr, Node.js, sharp and libvips versions, a used code cache and assets read from the file from an empty directory with env -i HOME', async () => {
     const sandbox = await makeSandbox();
     const { code, stdout, stderr } = await runExecutable(['version', '--verbose'], { cwd: sandbox.home, env: { HOME: sandbox.home } });
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
@@ -42,10 +43,50 @@ describe('the single executable', () => {
       expect.stringMatching(/^libvips \d+\.\d+\.\d+$/),
       // V8 took the code cache the build made for this Node and these flags.
       'code cache used',
+      // The bundle and its code cache were read with pread, not through the mapping (4 MB of RSS).
+      'assets read from the file',
     ]);
     // sharp came out of the executable into HOME's cache, not from a node_modules.
     expect(existsSync(join(sandbox.home, '.cache/filemgr/native'))).toBe(true);
     await sandbox.remove();
+  });
+});
+
+/** The resident kilobytes of the executable's mappings that cover file offset `offset`. */
+async function residentAt(pid: number, file: string, offset: number): Promise<number> {
+  let resident = 0;
+  let covers = false;
+  for (const line of (await readFile(`/proc/${pid}/smaps`, 'utf8')).split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ ([0-9a-f]+) \S+ \S+\s+(.*)$/.exec(line);
+    if (head) {
+      const [start, end, from] = [head[1], head[2], head[3]].map((hex) => parseInt(hex ?? '0', 16)) as [number, number, number];
+      covers = head[4] === file && from <= offset && offset < from + (end - start);
+    } else if (covers) {
+      resident += Number(/^Rss:\s+(\d+) kB$/.exec(line)?.[1] ?? 0);
+    }
+  }
+  return resident;
+}
+
+describe('the executable at start', () => {
+  it('keeps its server bundle and code cache out of its RSS: read from its own file, not through the mapping', async () => {
+    const server = await startServer({ tree: { 'a.txt': 'a' } });
+    try {
+      const executable = await realpath(EXECUTABLE);
+      const handle = await open(executable, 'r');
+      let blob: ReturnType<typeof findSeaBlob>;
+      try {
+        blob = findSeaBlob(fdReader(handle.fd));
+      } finally {
+        await handle.close();
+      }
+      expect(blob).toBeDefined();
+      // Read through the mapping, the 2.2 MB bundle and 1.7 MB cache stayed resident: 4,224 kB of the blob.
+      expect(await residentAt(server.pid, executable, blob?.offset ?? 0)).toBeLessThan(1024);
+    } finally {
+      expect(await server.stop()).toBe(0);
+      await server.sandbox.remove();
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { peakRss, startFilemgr } from './filemgr-process';
 import { runLoad } from './load';
 import { rssOf } from './measure';
@@ -22,7 +23,14 @@ for (let folder = 0; folder < 20; folder++) {
 }
 const runs = Number(process.argv[2] ?? 3);
 for (let run = 0; run < runs; run++) {
-  const server = await startFilemgr(root);
+  let loadStart = 0;
+  const notes: string[] = [];
+  const server = await startFilemgr(root, {
+    stdout: (text) => {
+      for (const m of text.matchAll(/search index built: [^"]*/g)) notes.push(`${m[0]} at ${loadStart ? ((performance.now() - loadStart) / 1000).toFixed(1) : 'start +0'} s`);
+    },
+  });
+  loadStart = performance.now();
   const headers = { 'x-auth': server.token };
   const samples: number[] = [];
   const timer = setInterval(() => void rssOf(server.pid).then((r) => samples.push(Math.round(r / 2 ** 20))), 100);
@@ -35,6 +43,7 @@ for (let run = 0; run < runs; run++) {
   clearInterval(timer);
   const peak = await peakRss(server.pid);
   console.log(`run ${run}: ${load.requests} requests, peak ${(peak / 2 ** 20).toFixed(1)} MiB; ${names.join(',')}`);
+  console.log(`  ${notes.join('; ')}`);
   console.log(`  RSS MiB every 0.5 s: ${samples.filter((_, i) => i % 5 === 0).join(' ')}`);
   await server.stop();
 }

@@ -22,7 +22,7 @@ const MB = 1e6;
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 /** The tree every row serves: a 2,000-entry folder, a 1 MiB file, a text file and a 400-file tree. */
-async function fixture(root: string): Promise<void> {
+export async function fixture(root: string): Promise<void> {
   await mkdir(join(root, 'list'), { recursive: true });
   for (let i = 0; i < 2000; i += 250) {
     await Promise.all(Array.from({ length: 250 }, (_, j) => writeFile(join(root, 'list', `entry-${i + j}.txt`), `entry ${i + j}\n`)));

@@ -1,26 +1,18 @@
 // Diagnostic (not a bench module): the memory bench's mixed load (P2 §3) with the server's RSS
 // sampled every 100 ms, to see how a peak builds. Usage: npx tsx --tsconfig build/tsconfig.json
 // scripts/bench/mixed-trace.ts [runs]
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { peakRss, startFilemgr } from './filemgr-process';
 import { runLoad } from './load';
+import { fixture } from './memory';
 import { rssOf } from './measure';
 
 const dir = await mkdtemp(join(tmpdir(), 'filemgr-mixed-'));
 const root = join(dir, 'root');
-await mkdir(join(root, 'list'), { recursive: true });
-for (let i = 0; i < 2000; i += 250) await Promise.all(Array.from({ length: 250 }, (_, j) => writeFile(join(root, 'list', `entry-${i + j}.txt`), `entry ${i + j}\n`)));
-await writeFile(join(root, 'one.bin'), randomBytes(2 ** 20));
-await writeFile(join(root, 'notes.txt'), 'A line of notes that a text editor opens.\n'.repeat(500));
-for (let folder = 0; folder < 20; folder++) {
-  const sub = join(root, 'tree', `folder-${folder}`);
-  await mkdir(sub, { recursive: true });
-  await Promise.all(Array.from({ length: 20 }, (_, i) => writeFile(join(sub, i % 5 === 0 ? `needle-${i}.txt` : `file-${i}.txt`), `file ${i}\n`)));
-}
+await fixture(root);
 const runs = Number(process.argv[2] ?? 3);
 for (let run = 0; run < runs; run++) {
   let loadStart = 0;

@@ -14,6 +14,7 @@ import { errorPath, loginPath, safeRedirect, stripBase } from './paths';
 import { abilitiesAtom, mayOpen, type Abilities } from './state/abilities';
 import { configAtom } from './state/config';
 import { userAtom } from './state/session';
+import { titleDetailAtom } from './state/title';
 
 function Loading() {
   const { t } = useTranslation();
@@ -89,9 +90,10 @@ function Guarded({ route }: { route: PageRoute }) {
   const [params] = useSearchParams();
   usePreloadWhenIdle(preloadable(user !== null, abilities));
 
+  const detail = useAtomValue(titleDetailAtom);
   useEffect(() => {
-    document.title = pageTitle([t(`titles.${route.title}`)], instanceName(config));
-  }, [route.title, t, config]);
+    document.title = pageTitle([detail, t(`titles.${route.title}`)], instanceName(config));
+  }, [detail, route.title, t, config]);
 
   if (route.access === 'guest' && user) return <Redirect to={safeRedirect(params.get('redirect'))} replace />;
   if (route.access !== 'public' && route.access !== 'guest') {

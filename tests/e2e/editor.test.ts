@@ -79,7 +79,8 @@ describe('the text editor', () => {
   it('edits a file and saves it with the Save button; the API and the disk have the new text', async () => {
     const { page } = browser;
     await openEditor(page, server, { path: '/notes/todo.md', text: 'buy milk' });
-    expect(await page.title()).toContain('todo.md');
+    // The route writes the title once the screen has named the file, an effect after the text shows.
+    await expect.poll(() => page.title()).toBe('todo.md - Files - filemgr');
     await typeAtEnd(page, 'todo.md', '- write tests');
     await mainButton(page, 'Save').click();
     await successNotice(page, 'File saved!').waitFor();

@@ -1,14 +1,13 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { usePathname } from 'wouter/use-browser-location';
-import { instanceName, pageTitle } from '../../lib/page-config';
 import { resourcePathFromLocation } from '../../paths';
 import { configAtom } from '../../state/config';
 import { clearSelectionAtom } from '../../state/listing';
 import { searchOpenAtom, shellOpenAtom } from '../../state/panels';
 import { closePromptAtom } from '../../state/prompts';
 import { clearRequestAtom, loadResourceAtom, reloadAtom, requestAtom } from '../../state/request';
+import { titleDetailAtom } from '../../state/title';
 import { anchorAtom, focusIndexAtom } from './state';
 
 /**
@@ -17,7 +16,6 @@ import { anchorAtom, focusIndexAtom } from './state';
  * selection, the multiple mode and the prompt; every fetch resets the selection (product.md §4).
  */
 export function useFilesRequest() {
-  const { t } = useTranslation();
   const config = useAtomValue(configAtom);
   // The raw pathname, decoded segment by segment: names may hold '#', '?' or '%'.
   const path = resourcePathFromLocation(usePathname(), config.BaseURL);
@@ -59,9 +57,9 @@ export function useFilesRequest() {
   }, [clear, setSearch, setShell]);
 
   const name = request.path === path ? (request.resource?.name ?? '') : '';
-  useEffect(() => {
-    document.title = pageTitle([name, t('titles.files')], instanceName(config));
-  }, [name, t, config]);
+  const setTitleDetail = useSetAtom(titleDetailAtom);
+  useEffect(() => setTitleDetail(name), [name, setTitleDetail]);
+  useEffect(() => () => setTitleDetail(''), [setTitleDetail]);
 
   return { path, request: request.path === path ? request : null };
 }

@@ -8,9 +8,9 @@ import { ErrorMessage } from '../../components/error-message';
 import { Icon } from '../../components/icon';
 import { Spinner } from '../../components/spinner';
 import { lazyComponent } from '../../lib/lazy-component';
-import { instanceName, pageTitle } from '../../lib/page-config';
 import { folderOf, shareFromLocation, sharePath } from '../../paths';
 import { configAtom } from '../../state/config';
+import { titleDetailAtom } from '../../state/title';
 import { PasswordCard } from './password-card';
 import { ShareInfo } from './share-info';
 import { ShareItems } from './share-items';
@@ -56,8 +56,6 @@ function Loaded({ resource, hash, path }: { resource: PublicResource; hash: stri
 
 /** Loads the share at the route's path and titles the page with the shared item's name. */
 function useShare(hash: string, path: string) {
-  const { t } = useTranslation();
-  const config = useAtomValue(configAtom);
   const state = useAtomValue(shareStateAtom);
   const load = useSetAtom(loadShareAtom);
   const clear = useSetAtom(clearShareSelectionAtom);
@@ -67,9 +65,9 @@ function useShare(hash: string, path: string) {
   }, [hash, path, load, clear]);
   const current = state.key === `${hash}:${path}` ? state : null;
   const name = current?.resource?.name ?? current?.upload?.name ?? '';
-  useEffect(() => {
-    document.title = pageTitle([name, t('titles.share')], instanceName(config));
-  }, [name, t, config]);
+  const setTitleDetail = useSetAtom(titleDetailAtom);
+  useEffect(() => setTitleDetail(name), [name, setTitleDetail]);
+  useEffect(() => () => setTitleDetail(''), [setTitleDetail]);
   return current;
 }
 

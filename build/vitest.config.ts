@@ -10,6 +10,8 @@ export default defineConfig({
   root,
   resolve: { alias },
   test: {
+    // One temp directory per run, removed at its end (tests/support/run-tmpdir.ts).
+    globalSetup: ['tests/support/run-tmpdir.ts'],
     projects: [
       {
         resolve: { alias },

@@ -165,7 +165,7 @@ async function searchIndex(app: FastifyInstance, deps: AppDeps, idle: IdleMemory
 
 /** After a burst of requests, memory goes back to the system once the server is idle (lib/idle-memory.ts). */
 function giveMemoryBackWhenIdle(app: FastifyInstance): IdleMemory {
-  const idle = watchIdleMemory(app.server, { idleMs: 3000, growthBytes: 24 * 2 ** 20, release: [releaseKeptChunks] });
+  const idle = watchIdleMemory(app.server, { idleMs: 3000, growthBytes: 24 * 2 ** 20, release: [releaseKeptChunks], pressure: { growthBytes: 128 * 2 ** 20, intervalMs: 5000 } });
   app.addHook('onClose', (_instance, done) => {
     idle.close();
     done();

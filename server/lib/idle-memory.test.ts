@@ -111,4 +111,70 @@ describe('watchIdleMemory', () => {
     vi.advanceTimersByTime(5000);
     expect(idle.reclaims()).toBe(0);
   });
+
+  describe('under sustained load (pressure)', () => {
+    function loaded() {
+      vi.useFakeTimers();
+      const state = { rss: 100 };
+      const events: string[] = [];
+      const { server, begin } = fakeServer();
+      const idle = watchIdleMemory(server, {
+        idleMs: 1000,
+        growthBytes: 50,
+        rss: () => state.rss,
+        release: [() => events.push('release')],
+        collect: () => events.push('collect'),
+        pressure: { growthBytes: 200, intervalMs: 5000 },
+      });
+      return { state, events, idle, begin };
+    }
+
+    it('releases and collects while requests run once the RSS passed the growth, at most every intervalMs', () => {
+      const { state, events, idle, begin } = loaded();
+      const end = begin();
+      vi.advanceTimersByTime(3000);
+      expect(idle.pressured()).toBe(0);
+      state.rss = 301;
+      vi.advanceTimersByTime(1000);
+      expect(idle.pressured()).toBe(1);
+      expect(events).toEqual(['release', 'collect']);
+      vi.advanceTimersByTime(3000);
+      expect(idle.pressured()).toBe(1);
+      vi.advanceTimersByTime(2000);
+      expect(idle.pressured()).toBe(2);
+      end();
+      idle.close();
+    });
+
+    it('stays quiet below the growth, and once no request is under way', () => {
+      const { state, idle, begin } = loaded();
+      const end = begin();
+      state.rss = 299;
+      vi.advanceTimersByTime(10_000);
+      expect(idle.pressured()).toBe(0);
+      end();
+      state.rss = 900;
+      vi.advanceTimersByTime(10_000);
+      expect(idle.pressured()).toBe(0);
+      // The idle reclaim still ran once the requests had ended.
+      expect(idle.reclaims()).toBe(1);
+      idle.close();
+    });
+
+    it('counts the growth from the RSS after the last idle reclaim', () => {
+      const { state, idle, begin } = loaded();
+      state.rss = 250;
+      vi.advanceTimersByTime(1000);
+      expect(idle.reclaims()).toBe(1);
+      const end = begin();
+      state.rss = 400;
+      vi.advanceTimersByTime(2000);
+      expect(idle.pressured()).toBe(0);
+      state.rss = 451;
+      vi.advanceTimersByTime(1000);
+      expect(idle.pressured()).toBe(1);
+      end();
+      idle.close();
+    });
+  });
 });

@@ -63,7 +63,7 @@ import type { QuotaGate } from './quota/admit';
 export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const { ephemeral, epochs } = await sharedEphemeral(app, deps);
   const activityLog = activityLogOf(app, deps);
-  const { sessions, throttle, tokens, auth, users, settings } = await accountServices(app, deps, { activityLog, ephemeral, epochs });
+  const { sessions, throttle, tokens, auth, users, settings, totpSteps } = await accountServices(app, deps, { activityLog, ephemeral, epochs });
   const gates = await createGateFactory(deps.config);
   // Downloads keep read buffers for the next ones, an index build leaves garbage: both go when idle.
   const idle = giveMemoryBackWhenIdle(app);
@@ -91,7 +91,6 @@ export async function composeServices(app: FastifyInstance, deps: AppDeps) {
   const activity = createActivityService({ log: activityLog });
   // API tokens and two-factor sign-in (beyond.md §4.1, §4.2): state in the store, failures in the one throttle.
   const apiTokens = createTokensService({ store: deps.store });
-  const totpSteps = totpStepsOn(ephemeral);
   const totp = createTotpService({ store: deps.store, throttle, totpSteps });
   const dav = davService(deps, { ephemeral, throttle, gates, hooks, raw, previews, trash, quota });
   const oidc = oidcService(app, deps, { ephemeral, sessions, throttle, auth, activityLog });
@@ -184,10 +183,12 @@ async function accountServices(app: FastifyInstance, deps: AppDeps, parts: { act
   });
   const throttle = createThrottle({ windows: parts.ephemeral });
   const tokens = await registerTokens(app, deps.store.data().settings.key);
-  const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, totpSteps: totpStepsOn(parts.ephemeral), tokens, env: deps.env, activity: entryRecorder(activityLog) });
+  // One record of used TOTP steps, on the shared-ephemeral store: sign-in's and the two-factor service's.
+  const totpSteps = totpStepsOn(parts.ephemeral);
+  const auth = createAuthService({ store: deps.store, config: deps.config, sessions, throttle, totpSteps, tokens, env: deps.env, activity: entryRecorder(activityLog) });
   const users = createUsersService({ store: deps.store, config: deps.config, sessions });
   const settings = createSettingsService({ store: deps.store, config: deps.config });
-  return { sessions, throttle, tokens, auth, users, settings };
+  return { sessions, throttle, tokens, auth, users, settings, totpSteps };
 }
 
 /** Raw downloads and archives (api.md §3.11). */

@@ -23,7 +23,7 @@ export interface IdleMemoryOptions {
   /**
    * While requests are under way: when the RSS is `growthBytes` above what it was after the last
    * reclaim (or at the start), release and collect at once, at most every `intervalMs` (checked
-   * each second). See PRESSURE below.
+   * each second; see watchPressure).
    */
   pressure?: { growthBytes: number; intervalMs: number };
 }

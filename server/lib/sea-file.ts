@@ -80,29 +80,25 @@ interface BlobLayout extends AssetSpan {
 
 /** The assets' spans when the blob reads as the layout described above. */
 function assetsFrom(readAt: ReadAt, blob: BlobLayout): Map<string, AssetSpan> {
-  const flags = blob.flags;
   let at = blob.offset + blob.start;
   const end = blob.offset + blob.length;
-  const skip = (limit = Infinity): void => {
+  /** The next length-prefixed string: where its bytes are. */
+  const next = (limit = Infinity): AssetSpan => {
     const length = u64(readAt, at);
     if (length > limit || at + 8 + length > end) throw new Misread('string past the blob');
+    const span = { offset: at + 8, length };
     at += 8 + length;
+    return span;
   };
-  skip(MAX_PATH); // the main script's path
-  skip(); // its code, or the snapshot
-  if (flags & FLAG_USE_CODE_CACHE && !(flags & FLAG_USE_SNAPSHOT)) skip();
+  next(MAX_PATH); // the main script's path
+  next(); // its code, or the snapshot
+  if (blob.flags & FLAG_USE_CODE_CACHE && !(blob.flags & FLAG_USE_SNAPSHOT)) next();
   const count = u64(readAt, at);
   at += 8;
   const spans = new Map<string, AssetSpan>();
   for (let i = 0; i < count; i++) {
-    const keyLength = u64(readAt, at);
-    if (keyLength > MAX_PATH || at + 8 + keyLength > end) throw new Misread('key past the blob');
-    const key = readAt(at + 8, keyLength).toString('utf8');
-    at += 8 + keyLength;
-    const length = u64(readAt, at);
-    if (at + 8 + length > end) throw new Misread('asset past the blob');
-    spans.set(key, { offset: at + 8, length });
-    at += 8 + length;
+    const key = next(MAX_PATH);
+    spans.set(readAt(key.offset, key.length).toString('utf8'), next());
   }
   return spans;
 }
@@ -131,7 +127,7 @@ export function locateSeaAssets(readAt: ReadAt, expected: ReadonlyMap<string, nu
 }
 
 /** `readAt` over an open file descriptor. */
-export function fdReader(fd: number): ReadAt {
+function fdReader(fd: number): ReadAt {
   return (position, length) => {
     const buffer = Buffer.allocUnsafe(length);
     let filled = 0;
@@ -144,6 +140,16 @@ export function fdReader(fd: number): ReadAt {
   };
 }
 
+/** Opens `path`, hands `use` a reader of it, and closes it again. */
+export function withFileReader<T>(path: string, use: (readAt: ReadAt) => T): T {
+  const fd = openSync(path, 'r');
+  try {
+    return use(fdReader(fd));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The running executable, as the kernel started it (the same file even if a new one took its name). */
 export const SELF_EXECUTABLE = '/proc/self/exe';
 
@@ -153,20 +159,12 @@ export const SELF_EXECUTABLE = '/proc/self/exe';
  * opened (no /proc, an execute-only file) or is not laid out as expected.
  */
 export function seaFileReader(expected: ReadonlyMap<string, number>, path = SELF_EXECUTABLE): { read(key: string): Buffer | undefined } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
   let spans: Map<string, AssetSpan> | undefined;
   try {
-    spans = locateSeaAssets(fdReader(fd), expected);
+    spans = withFileReader(path, (readAt) => locateSeaAssets(readAt, expected));
   } catch {
-    // A read that failed (EISDIR, EIO): the mapping may still be readable.
-    spans = undefined;
-  } finally {
-    closeSync(fd);
+    // Not opened or not read (ENOENT, EACCES, EISDIR, EIO): the mapping may still be readable.
+    return undefined;
   }
   if (!spans) return undefined;
   const found = spans;
@@ -174,14 +172,9 @@ export function seaFileReader(expected: ReadonlyMap<string, number>, path = SELF
     read(key) {
       const span = found.get(key);
       if (!span) return undefined;
-      const file = openSync(path, 'r');
-      try {
-        const bytes = fdReader(file)(span.offset, span.length);
-        if (bytes.length !== span.length) throw new Error(`the executable ends inside its asset ${key}`);
-        return bytes;
-      } finally {
-        closeSync(file);
-      }
+      const bytes = withFileReader(path, (readAt) => readAt(span.offset, span.length));
+      if (bytes.length !== span.length) throw new Error(`the executable ends inside its asset ${key}`);
+      return bytes;
     },
   };
 }

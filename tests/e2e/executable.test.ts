@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, open, readFile, realpath, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findSeaBlob, fdReader } from '../../server/lib/sea-file';
+import { findSeaBlob, withFileReader } from '../../server/lib/sea-file';
 import { EXECUTABLE, makeSandbox, runExecutable, startServer, type Sandbox, type ServerHandle } from './support/harness';
 
 const VERSION = (JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
@@ -73,13 +73,7 @@ describe('the executable at start', () => {
     const server = await startServer({ tree: { 'a.txt': 'a' } });
     try {
       const executable = await realpath(EXECUTABLE);
-      const handle = await open(executable, 'r');
-      let blob: ReturnType<typeof findSeaBlob>;
-      try {
-        blob = findSeaBlob(fdReader(handle.fd));
-      } finally {
-        await handle.close();
-      }
+      const blob = withFileReader(executable, findSeaBlob);
       expect(blob).toBeDefined();
       // Read through the mapping, the 2.2 MB bundle and 1.7 MB cache stayed resident: 4,224 kB of the blob.
       expect(await residentAt(server.pid, executable, blob?.offset ?? 0)).toBeLessThan(1024);

@@ -1,4 +1,5 @@
-import { atom } from 'jotai';
+import { atom, useSetAtom } from 'jotai';
+import { useEffect } from 'react';
 
 /**
  * The most specific part of the document title: the open file's or shared item's name, set by
@@ -8,3 +9,10 @@ import { atom } from 'jotai';
  * route's plain "Files - filemgr" replace "todo.md - Files - filemgr" (seen in CI).
  */
 export const titleDetailAtom = atom('');
+
+/** Names the page's item (`name`, '' while unknown) in the title while the calling screen is shown. */
+export function useTitleDetail(name: string): void {
+  const setTitleDetail = useSetAtom(titleDetailAtom);
+  useEffect(() => setTitleDetail(name), [name, setTitleDetail]);
+  useEffect(() => () => setTitleDetail(''), [setTitleDetail]);
+}

@@ -7,7 +7,7 @@ import { clearSelectionAtom } from '../../state/listing';
 import { searchOpenAtom, shellOpenAtom } from '../../state/panels';
 import { closePromptAtom } from '../../state/prompts';
 import { clearRequestAtom, loadResourceAtom, reloadAtom, requestAtom } from '../../state/request';
-import { titleDetailAtom } from '../../state/title';
+import { useTitleDetail } from '../../state/title';
 import { anchorAtom, focusIndexAtom } from './state';
 
 /**
@@ -57,9 +57,7 @@ export function useFilesRequest() {
   }, [clear, setSearch, setShell]);
 
   const name = request.path === path ? (request.resource?.name ?? '') : '';
-  const setTitleDetail = useSetAtom(titleDetailAtom);
-  useEffect(() => setTitleDetail(name), [name, setTitleDetail]);
-  useEffect(() => () => setTitleDetail(''), [setTitleDetail]);
+  useTitleDetail(name);
 
   return { path, request: request.path === path ? request : null };
 }

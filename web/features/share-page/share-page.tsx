@@ -10,7 +10,7 @@ import { Spinner } from '../../components/spinner';
 import { lazyComponent } from '../../lib/lazy-component';
 import { folderOf, shareFromLocation, sharePath } from '../../paths';
 import { configAtom } from '../../state/config';
-import { titleDetailAtom } from '../../state/title';
+import { useTitleDetail } from '../../state/title';
 import { PasswordCard } from './password-card';
 import { ShareInfo } from './share-info';
 import { ShareItems } from './share-items';
@@ -65,9 +65,7 @@ function useShare(hash: string, path: string) {
   }, [hash, path, load, clear]);
   const current = state.key === `${hash}:${path}` ? state : null;
   const name = current?.resource?.name ?? current?.upload?.name ?? '';
-  const setTitleDetail = useSetAtom(titleDetailAtom);
-  useEffect(() => setTitleDetail(name), [name, setTitleDetail]);
-  useEffect(() => () => setTitleDetail(''), [setTitleDetail]);
+  useTitleDetail(name);
   return current;
 }
 
